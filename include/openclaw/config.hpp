@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The one place that chooses the OpenCL API version openclaw compiles against and includes
+// the C headers. Define CL_TARGET_OPENCL_VERSION (120, 200, 210, 220 or 300) before the first
+// openclaw include to target an older API; newer entry points are then never referenced.
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
+
+#if CL_TARGET_OPENCL_VERSION < 120
+#error "openclaw needs CL_TARGET_OPENCL_VERSION 120 or newer"
+#endif
+
+#include <CL/cl.h>
+
+#define OPENCLAW_VERSION_MAJOR 0
+#define OPENCLAW_VERSION_MINOR 1
+#define OPENCLAW_VERSION_PATCH 0
+
+namespace openclaw {
+
+/// The OpenCL API version openclaw was compiled against, e.g. 300 for OpenCL 3.0.
+inline constexpr int target_opencl_version = CL_TARGET_OPENCL_VERSION;
+
+}  // namespace openclaw

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Context: the devices that share memory objects and programs. Created explicitly from one or
+// more devices of one platform; openclaw never makes a default context behind the user's back.
+
+#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/info.hpp>
+#include <openclaw/device.hpp>
+
+#include <initializer_list>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace openclaw {
+
+class Context {
+  public:
+    Context() = default;
+
+    /// A context over one device.
+    explicit Context(const Device& device) : Context(std::span<const Device>(&device, 1)) {}
+
+    /// A context over several devices, which must belong to one platform.
+    explicit Context(std::span<const Device> devices) : handle_(create(devices)) {}
+    explicit Context(std::initializer_list<Device> devices)
+        : Context(std::span<const Device>(devices.begin(), devices.size())) {}
+
+    [[nodiscard]] static Context adopt(cl_context raw) noexcept {
+        return Context(detail::Handle<cl_context>::adopt(raw));
+    }
+    [[nodiscard]] static Context retain(cl_context raw) {
+        return Context(detail::Handle<cl_context>::retain(raw));
+    }
+
+    /// The context's devices, in the order they were given.
+    std::vector<Device> devices() const {
+        std::vector<Device> devices;
+        for (cl_device_id id : info<CL_CONTEXT_DEVICES>()) {
+            devices.push_back(Device::retain(id));
+        }
+        return devices;
+    }
+
+    template <cl_context_info Param>
+    detail::info_t<cl_context, Param> info() const {
+        return detail::get_info<cl_context, Param>(get());
+    }
+
+    cl_context get() const noexcept { return handle_.get(); }
+    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    friend bool operator==(const Context&, const Context&) = default;
+
+  private:
+    explicit Context(detail::Handle<cl_context> handle) noexcept : handle_(std::move(handle)) {}
+
+    static detail::Handle<cl_context> create(std::span<const Device> devices) {
+        if (devices.empty()) {
+            detail::throw_error(CL_INVALID_VALUE, "clCreateContext", "no devices given");
+        }
+        std::vector<cl_device_id> ids;
+        ids.reserve(devices.size());
+        const Platform platform = devices.front().platform();
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            if (!devices[i]) {
+                detail::throw_error(CL_INVALID_DEVICE, "clCreateContext",
+                                    detail::concat("device ", i,
+                                                   " is empty (default-constructed "
+                                                   "or moved-from)"));
+            }
+            if (devices[i].platform() != platform) {
+                detail::throw_error(
+                    CL_INVALID_DEVICE, "clCreateContext",
+                    detail::concat("device ", i, " (\"", devices[i].name(),
+                                   "\") belongs to platform \"", devices[i].platform().name(),
+                                   "\", device 0 to \"", platform.name(),
+                                   "\"; a context spans one platform"));
+            }
+            ids.push_back(devices[i].get());
+        }
+        cl_int code = CL_SUCCESS;
+        cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(),
+                                         nullptr, nullptr, &code);
+        detail::check(code, "clCreateContext", [&] {
+            return detail::concat(ids.size(), " device(s), first \"", devices.front().name(), "\"");
+        });
+        return detail::Handle<cl_context>::adopt(raw);
+    }
+
+    detail::Handle<cl_context> handle_;
+};
+
+}  // namespace openclaw

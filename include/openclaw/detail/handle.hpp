@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Handle<cl_xxx>: the one owner of an OpenCL reference count. Copy retains, move steals and
+// nulls the source, the destructor releases and never throws. Every openclaw object holds one,
+// so retain/release appear nowhere else in the library.
+
+#include <openclaw/error.hpp>
+
+#include <utility>
+
+namespace openclaw::detail {
+
+/// Retain/release entry points of each OpenCL object type (counted = false: no reference count).
+template <class T>
+struct HandleTraits;
+
+#define OPENCLAW_HANDLE_TRAITS(type, retain_fn, release_fn)              \
+    template <>                                                          \
+    struct HandleTraits<type> {                                          \
+        static constexpr bool counted = true;                            \
+        static cl_int retain(type h) noexcept { return retain_fn(h); }   \
+        static cl_int release(type h) noexcept { return release_fn(h); } \
+        static constexpr const char* retain_name = #retain_fn;           \
+        static constexpr const char* release_name = #release_fn;         \
+    }
+
+OPENCLAW_HANDLE_TRAITS(cl_device_id, clRetainDevice, clReleaseDevice);
+OPENCLAW_HANDLE_TRAITS(cl_context, clRetainContext, clReleaseContext);
+OPENCLAW_HANDLE_TRAITS(cl_command_queue, clRetainCommandQueue, clReleaseCommandQueue);
+OPENCLAW_HANDLE_TRAITS(cl_mem, clRetainMemObject, clReleaseMemObject);
+OPENCLAW_HANDLE_TRAITS(cl_program, clRetainProgram, clReleaseProgram);
+OPENCLAW_HANDLE_TRAITS(cl_kernel, clRetainKernel, clReleaseKernel);
+OPENCLAW_HANDLE_TRAITS(cl_event, clRetainEvent, clReleaseEvent);
+OPENCLAW_HANDLE_TRAITS(cl_sampler, clRetainSampler, clReleaseSampler);
+
+#undef OPENCLAW_HANDLE_TRAITS
+
+template <>
+struct HandleTraits<cl_platform_id> {
+    static constexpr bool counted = false;
+};
+
+template <class T>
+class Handle {
+    using Traits = HandleTraits<T>;
+
+  public:
+    using raw_type = T;
+
+    Handle() noexcept = default;
+
+    /// Takes ownership of one reference the caller holds (e.g. fresh from clCreateXxx).
+    [[nodiscard]] static Handle adopt(T raw) noexcept { return Handle(raw); }
+
+    /// Shares `raw`: retains it, so the caller keeps its own reference.
+    [[nodiscard]] static Handle retain(T raw) {
+        acquire(raw);
+        return Handle(raw);
+    }
+
+    Handle(const Handle& other) : raw_(other.raw_) { acquire(raw_); }
+
+    Handle(Handle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
+
+    Handle& operator=(const Handle& other) {
+        if (raw_ != other.raw_) {
+            acquire(other.raw_);
+            reset();
+            raw_ = other.raw_;
+        }
+        return *this;
+    }
+
+    Handle& operator=(Handle&& other) noexcept {
+        if (this != &other) {
+            reset();
+            raw_ = std::exchange(other.raw_, nullptr);
+        }
+        return *this;
+    }
+
+    ~Handle() { reset(); }
+
+    /// Drops this reference (reporting a failed release to the error hook) and becomes empty.
+    void reset() noexcept {
+        if constexpr (Traits::counted) {
+            if (T raw = std::exchange(raw_, nullptr)) {
+                if (const cl_int code = Traits::release(raw); code != CL_SUCCESS) {
+                    report_cleanup_failure(Traits::release_name, code);
+                }
+            }
+        } else {
+            raw_ = nullptr;
+        }
+    }
+
+    /// Gives up ownership without releasing; the caller now owns the reference.
+    [[nodiscard]] T detach() noexcept { return std::exchange(raw_, nullptr); }
+
+    T get() const noexcept { return raw_; }
+    explicit operator bool() const noexcept { return raw_ != nullptr; }
+    friend bool operator==(const Handle& a, const Handle& b) noexcept { return a.raw_ == b.raw_; }
+
+  private:
+    explicit Handle(T raw) noexcept : raw_(raw) {}
+
+    static void acquire(T raw) {
+        if constexpr (Traits::counted) {
+            if (raw != nullptr) {
+                check(Traits::retain(raw), Traits::retain_name);
+            }
+        }
+    }
+
+    T raw_ = nullptr;
+};
+
+}  // namespace openclaw::detail

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Typed clGetXxxInfo queries from one table: InfoTraits<Object, CL_PARAM> names the C++ type
+// each parameter returns (strings and arrays are fetched with the size query once, here), so
+// object classes expose info<CL_DEVICE_NAME>() without a hand-written getter per property.
+
+#include <openclaw/error.hpp>
+
+#include <array>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace openclaw::detail {
+
+// Query tags beside the object types: queries that take a second object or an index.
+struct ProgramBuildInfo {};     // clGetProgramBuildInfo(program, device, ...)
+struct KernelWorkGroupInfo {};  // clGetKernelWorkGroupInfo(kernel, device, ...)
+struct KernelArgInfo {};        // clGetKernelArgInfo(kernel, index, ...)
+struct EventProfilingInfo {};   // clGetEventProfilingInfo(event, ...)
+
+template <class Tag>
+struct InfoQuery;
+
+template <>
+struct InfoQuery<cl_platform_id> {
+    static constexpr const char* call = "clGetPlatformInfo";
+    static cl_int get(cl_platform_id o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetPlatformInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_device_id> {
+    static constexpr const char* call = "clGetDeviceInfo";
+    static cl_int get(cl_device_id o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetDeviceInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_context> {
+    static constexpr const char* call = "clGetContextInfo";
+    static cl_int get(cl_context o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetContextInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_command_queue> {
+    static constexpr const char* call = "clGetCommandQueueInfo";
+    static cl_int get(cl_command_queue o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetCommandQueueInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_mem> {
+    static constexpr const char* call = "clGetMemObjectInfo";
+    static cl_int get(cl_mem o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetMemObjectInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_program> {
+    static constexpr const char* call = "clGetProgramInfo";
+    static cl_int get(cl_program o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetProgramInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<ProgramBuildInfo> {
+    static constexpr const char* call = "clGetProgramBuildInfo";
+    static cl_int get(cl_program o, cl_device_id d, cl_uint p, std::size_t n, void* v,
+                      std::size_t* r) {
+        return clGetProgramBuildInfo(o, d, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_kernel> {
+    static constexpr const char* call = "clGetKernelInfo";
+    static cl_int get(cl_kernel o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetKernelInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<KernelWorkGroupInfo> {
+    static constexpr const char* call = "clGetKernelWorkGroupInfo";
+    static cl_int get(cl_kernel o, cl_device_id d, cl_uint p, std::size_t n, void* v,
+                      std::size_t* r) {
+        return clGetKernelWorkGroupInfo(o, d, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<KernelArgInfo> {
+    static constexpr const char* call = "clGetKernelArgInfo";
+    static cl_int get(cl_kernel o, cl_uint index, cl_uint p, std::size_t n, void* v,
+                      std::size_t* r) {
+        return clGetKernelArgInfo(o, index, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_event> {
+    static constexpr const char* call = "clGetEventInfo";
+    static cl_int get(cl_event o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetEventInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<EventProfilingInfo> {
+    static constexpr const char* call = "clGetEventProfilingInfo";
+    static cl_int get(cl_event o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetEventProfilingInfo(o, p, n, v, r);
+    }
+};
+
+template <class Tag, cl_uint Param>
+inline constexpr bool unknown_info = false;
+
+/// The table: InfoTraits<Tag, Param>::type is what info<Param>() returns. A parameter missing
+/// from it fails to compile with the message below.
+template <class Tag, cl_uint Param>
+struct InfoTraits {
+    static_assert(unknown_info<Tag, Param>,
+                  "info<P>(): this parameter is not in openclaw's info table (detail/info.hpp); "
+                  "query it with the C API through .get()");
+    using type = void;
+};
+
+template <class Tag, cl_uint Param>
+using info_t = typename InfoTraits<Tag, Param>::type;
+
+using SizeTriple = std::array<std::size_t, 3>;
+
+#define OPENCLAW_INFO(tag, param, result)           \
+    template <>                                     \
+    struct InfoTraits<tag, param> {                 \
+        using type = result;                        \
+        static constexpr const char* name = #param; \
+    }
+
+// Platform
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_PROFILE, std::string);
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_VERSION, std::string);
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_NAME, std::string);
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_VENDOR, std::string);
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_EXTENSIONS, std::string);
+#if CL_TARGET_OPENCL_VERSION >= 210
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_HOST_TIMER_RESOLUTION, cl_ulong);
+#endif
+#if CL_TARGET_OPENCL_VERSION >= 300
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_NUMERIC_VERSION, cl_version);
+OPENCLAW_INFO(cl_platform_id, CL_PLATFORM_EXTENSIONS_WITH_VERSION, std::vector<cl_name_version>);
+#endif
+
+// Device
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_TYPE, cl_device_type);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_VENDOR_ID, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_WORK_ITEM_SIZES, std::vector<std::size_t>);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_WORK_GROUP_SIZE, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_CLOCK_FREQUENCY, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_ADDRESS_BITS, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE_SUPPORT, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_READ_IMAGE_ARGS, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_WRITE_IMAGE_ARGS, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE2D_MAX_WIDTH, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE2D_MAX_HEIGHT, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE3D_MAX_WIDTH, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE3D_MAX_HEIGHT, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE3D_MAX_DEPTH, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_SAMPLERS, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_PARAMETER_SIZE, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MEM_BASE_ADDR_ALIGN, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_SINGLE_FP_CONFIG, cl_device_fp_config);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_DOUBLE_FP_CONFIG, cl_device_fp_config);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, cl_device_mem_cache_type);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cl_ulong);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, cl_ulong);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_CONSTANT_ARGS, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_LOCAL_MEM_TYPE, cl_device_local_mem_type);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_LOCAL_MEM_SIZE, cl_ulong);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_ERROR_CORRECTION_SUPPORT, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PROFILING_TIMER_RESOLUTION, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_ENDIAN_LITTLE, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_AVAILABLE, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_COMPILER_AVAILABLE, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_LINKER_AVAILABLE, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_EXECUTION_CAPABILITIES, cl_device_exec_capabilities);
+// CL_DEVICE_QUEUE_PROPERTIES is CL_DEVICE_QUEUE_ON_HOST_PROPERTIES since 2.0 (same value).
+OPENCLAW_INFO(cl_device_id, 0x102A, cl_command_queue_properties);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_BUILT_IN_KERNELS, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PLATFORM, cl_platform_id);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NAME, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_VENDOR, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DRIVER_VERSION, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PROFILE, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_VERSION, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_OPENCL_C_VERSION, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_EXTENSIONS, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PRINTF_BUFFER_SIZE, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PARENT_DEVICE, cl_device_id);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PARTITION_PROPERTIES,
+              std::vector<cl_device_partition_property>);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PARTITION_AFFINITY_DOMAIN, cl_device_affinity_domain);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PARTITION_TYPE, std::vector<cl_device_partition_property>);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_REFERENCE_COUNT, cl_uint);
+#if CL_TARGET_OPENCL_VERSION >= 200
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_SVM_CAPABILITIES, cl_device_svm_capabilities);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, cl_command_queue_properties);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, cl_uint);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, cl_uint);
+#endif
+#if CL_TARGET_OPENCL_VERSION >= 210
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_IL_VERSION, std::string);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_NUM_SUB_GROUPS, cl_uint);
+#endif
+#if CL_TARGET_OPENCL_VERSION >= 300
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NUMERIC_VERSION, cl_version);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_EXTENSIONS_WITH_VERSION, std::vector<cl_name_version>);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_OPENCL_C_ALL_VERSIONS, std::vector<cl_name_version>);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_OPENCL_C_FEATURES, std::vector<cl_name_version>);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, cl_device_atomic_capabilities);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PIPE_SUPPORT, bool);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, std::size_t);
+OPENCLAW_INFO(cl_device_id, CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, std::string);
+#endif
+
+// Context
+OPENCLAW_INFO(cl_context, CL_CONTEXT_REFERENCE_COUNT, cl_uint);
+OPENCLAW_INFO(cl_context, CL_CONTEXT_NUM_DEVICES, cl_uint);
+OPENCLAW_INFO(cl_context, CL_CONTEXT_DEVICES, std::vector<cl_device_id>);
+OPENCLAW_INFO(cl_context, CL_CONTEXT_PROPERTIES, std::vector<cl_context_properties>);
+
+// Command queue
+OPENCLAW_INFO(cl_command_queue, CL_QUEUE_CONTEXT, cl_context);
+OPENCLAW_INFO(cl_command_queue, CL_QUEUE_DEVICE, cl_device_id);
+OPENCLAW_INFO(cl_command_queue, CL_QUEUE_REFERENCE_COUNT, cl_uint);
+OPENCLAW_INFO(cl_command_queue, CL_QUEUE_PROPERTIES, cl_command_queue_properties);
+
+// Memory object
+OPENCLAW_INFO(cl_mem, CL_MEM_TYPE, cl_mem_object_type);
+OPENCLAW_INFO(cl_mem, CL_MEM_FLAGS, cl_mem_flags);
+OPENCLAW_INFO(cl_mem, CL_MEM_SIZE, std::size_t);
+OPENCLAW_INFO(cl_mem, CL_MEM_HOST_PTR, void*);
+OPENCLAW_INFO(cl_mem, CL_MEM_MAP_COUNT, cl_uint);
+OPENCLAW_INFO(cl_mem, CL_MEM_REFERENCE_COUNT, cl_uint);
+OPENCLAW_INFO(cl_mem, CL_MEM_CONTEXT, cl_context);
+OPENCLAW_INFO(cl_mem, CL_MEM_ASSOCIATED_MEMOBJECT, cl_mem);
+OPENCLAW_INFO(cl_mem, CL_MEM_OFFSET, std::size_t);
+
+// Program
+OPENCLAW_INFO(cl_program, CL_PROGRAM_REFERENCE_COUNT, cl_uint);
+OPENCLAW_INFO(cl_program, CL_PROGRAM_CONTEXT, cl_context);
+OPENCLAW_INFO(cl_program, CL_PROGRAM_NUM_DEVICES, cl_uint);
+OPENCLAW_INFO(cl_program, CL_PROGRAM_DEVICES, std::vector<cl_device_id>);
+OPENCLAW_INFO(cl_program, CL_PROGRAM_SOURCE, std::string);
+OPENCLAW_INFO(cl_program, CL_PROGRAM_BINARY_SIZES, std::vector<std::size_t>);
+OPENCLAW_INFO(cl_program, CL_PROGRAM_NUM_KERNELS, std::size_t);
+OPENCLAW_INFO(cl_program, CL_PROGRAM_KERNEL_NAMES, std::string);
+OPENCLAW_INFO(ProgramBuildInfo, CL_PROGRAM_BUILD_STATUS, cl_build_status);
+OPENCLAW_INFO(ProgramBuildInfo, CL_PROGRAM_BUILD_OPTIONS, std::string);
+OPENCLAW_INFO(ProgramBuildInfo, CL_PROGRAM_BUILD_LOG, std::string);
+OPENCLAW_INFO(ProgramBuildInfo, CL_PROGRAM_BINARY_TYPE, cl_program_binary_type);
+
+// Kernel
+OPENCLAW_INFO(cl_kernel, CL_KERNEL_FUNCTION_NAME, std::string);
+OPENCLAW_INFO(cl_kernel, CL_KERNEL_NUM_ARGS, cl_uint);
+OPENCLAW_INFO(cl_kernel, CL_KERNEL_REFERENCE_COUNT, cl_uint);
+OPENCLAW_INFO(cl_kernel, CL_KERNEL_CONTEXT, cl_context);
+OPENCLAW_INFO(cl_kernel, CL_KERNEL_PROGRAM, cl_program);
+OPENCLAW_INFO(cl_kernel, CL_KERNEL_ATTRIBUTES, std::string);
+OPENCLAW_INFO(KernelWorkGroupInfo, CL_KERNEL_WORK_GROUP_SIZE, std::size_t);
+OPENCLAW_INFO(KernelWorkGroupInfo, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, SizeTriple);
+OPENCLAW_INFO(KernelWorkGroupInfo, CL_KERNEL_LOCAL_MEM_SIZE, cl_ulong);
+OPENCLAW_INFO(KernelWorkGroupInfo, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, std::size_t);
+OPENCLAW_INFO(KernelWorkGroupInfo, CL_KERNEL_PRIVATE_MEM_SIZE, cl_ulong);
+OPENCLAW_INFO(KernelArgInfo, CL_KERNEL_ARG_ADDRESS_QUALIFIER, cl_kernel_arg_address_qualifier);
+OPENCLAW_INFO(KernelArgInfo, CL_KERNEL_ARG_ACCESS_QUALIFIER, cl_kernel_arg_access_qualifier);
+OPENCLAW_INFO(KernelArgInfo, CL_KERNEL_ARG_TYPE_NAME, std::string);
+OPENCLAW_INFO(KernelArgInfo, CL_KERNEL_ARG_TYPE_QUALIFIER, cl_kernel_arg_type_qualifier);
+OPENCLAW_INFO(KernelArgInfo, CL_KERNEL_ARG_NAME, std::string);
+
+// Event
+OPENCLAW_INFO(cl_event, CL_EVENT_COMMAND_QUEUE, cl_command_queue);
+OPENCLAW_INFO(cl_event, CL_EVENT_CONTEXT, cl_context);
+OPENCLAW_INFO(cl_event, CL_EVENT_COMMAND_TYPE, cl_command_type);
+OPENCLAW_INFO(cl_event, CL_EVENT_COMMAND_EXECUTION_STATUS, cl_int);
+OPENCLAW_INFO(cl_event, CL_EVENT_REFERENCE_COUNT, cl_uint);
+OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_QUEUED, cl_ulong);
+OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_SUBMIT, cl_ulong);
+OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_START, cl_ulong);
+OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_END, cl_ulong);
+
+#undef OPENCLAW_INFO
+
+template <class T>
+inline constexpr bool is_vector = false;
+template <class T>
+inline constexpr bool is_vector<std::vector<T>> = true;
+
+/// Runs clGetXxxInfo for `Param` on `objects` (the object, plus a device or index for the
+/// two-object queries) and returns the table's C++ type. Throws Error naming the parameter.
+template <class Tag, cl_uint Param, class... Objects>
+info_t<Tag, Param> get_info(Objects... objects) {
+    using Traits = InfoTraits<Tag, Param>;
+    using Result = info_t<Tag, Param>;
+    const auto checked = [](cl_int code) {
+        check(code, InfoQuery<Tag>::call, [] { return concat("query ", Traits::name); });
+    };
+    if constexpr (std::is_same_v<Result, std::string>) {
+        std::size_t bytes = 0;
+        checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes));
+        std::string text(bytes, '\0');
+        if (bytes != 0) {
+            checked(InfoQuery<Tag>::get(objects..., Param, bytes, text.data(), nullptr));
+        }
+        while (!text.empty() && text.back() == '\0') {
+            text.pop_back();
+        }
+        return text;
+    } else if constexpr (is_vector<Result>) {
+        using Element = typename Result::value_type;
+        std::size_t bytes = 0;
+        checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes));
+        Result values(bytes / sizeof(Element));
+        if (!values.empty()) {
+            checked(InfoQuery<Tag>::get(objects..., Param, values.size() * sizeof(Element),
+                                        values.data(), nullptr));
+        }
+        return values;
+    } else if constexpr (std::is_same_v<Result, bool>) {
+        cl_bool value = CL_FALSE;
+        checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr));
+        return value != CL_FALSE;
+    } else {
+        static_assert(std::is_trivially_copyable_v<Result>);
+        Result value{};
+        checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr));
+        return value;
+    }
+}
+
+}  // namespace openclaw::detail

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Device: a compute device of a platform, with typed queries of what users choose a device by.
+// Root devices are not reference counted by drivers; sub-devices are, and Handle covers both.
+
+#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/info.hpp>
+#include <openclaw/platform.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace openclaw {
+
+class Device {
+  public:
+    Device() = default;
+
+    /// Takes ownership of a reference to `id` (e.g. a sub-device from clCreateSubDevices).
+    [[nodiscard]] static Device adopt(cl_device_id id) noexcept {
+        return Device(detail::Handle<cl_device_id>::adopt(id));
+    }
+    /// Shares `id`: retains it, the caller keeps its own reference.
+    [[nodiscard]] static Device retain(cl_device_id id) {
+        return Device(detail::Handle<cl_device_id>::retain(id));
+    }
+
+    std::string name() const { return info<CL_DEVICE_NAME>(); }
+    std::string vendor() const { return info<CL_DEVICE_VENDOR>(); }
+    std::string driver_version() const { return info<CL_DRIVER_VERSION>(); }
+    /// The device's kind; the CL_DEVICE_TYPE_DEFAULT bit a driver may add is dropped.
+    DeviceType type() const {
+        return static_cast<DeviceType>(info<CL_DEVICE_TYPE>() &
+                                       ~cl_device_type{CL_DEVICE_TYPE_DEFAULT});
+    }
+    bool is_gpu() const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0; }
+    bool is_cpu() const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0; }
+    bool is_accelerator() const {
+        return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_ACCELERATOR) != 0;
+    }
+    bool is_available() const { return info<CL_DEVICE_AVAILABLE>(); }
+
+    /// The OpenCL version of the device (from CL_DEVICE_VERSION).
+    Version version() const { return detail::parse_version(info<CL_DEVICE_VERSION>()); }
+    /// The highest OpenCL C version its compiler accepts (from CL_DEVICE_OPENCL_C_VERSION).
+    Version opencl_c_version() const {
+        return detail::parse_version(info<CL_DEVICE_OPENCL_C_VERSION>());
+    }
+
+    cl_uint max_compute_units() const { return info<CL_DEVICE_MAX_COMPUTE_UNITS>(); }
+    /// Clock in MHz.
+    cl_uint max_clock_frequency() const { return info<CL_DEVICE_MAX_CLOCK_FREQUENCY>(); }
+    std::size_t max_work_group_size() const { return info<CL_DEVICE_MAX_WORK_GROUP_SIZE>(); }
+    std::vector<std::size_t> max_work_item_sizes() const {
+        return info<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    }
+    /// Bytes.
+    cl_ulong global_mem_size() const { return info<CL_DEVICE_GLOBAL_MEM_SIZE>(); }
+    /// Bytes.
+    cl_ulong local_mem_size() const { return info<CL_DEVICE_LOCAL_MEM_SIZE>(); }
+    /// The largest single allocation, in bytes.
+    cl_ulong max_mem_alloc_size() const { return info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>(); }
+    /// The alignment of sub-buffer offsets in BYTES (the driver reports it in bits).
+    std::size_t mem_base_addr_align() const { return info<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8; }
+
+    /// The extension names, e.g. "cl_khr_fp64".
+    std::vector<std::string> extensions() const {
+        std::vector<std::string> names;
+        const std::string all = info<CL_DEVICE_EXTENSIONS>();
+        std::size_t start = 0;
+        while (start < all.size()) {
+            const std::size_t end = std::min(all.find(' ', start), all.size());
+            if (end > start) {
+                names.emplace_back(all, start, end - start);
+            }
+            start = end + 1;
+        }
+        return names;
+    }
+    bool supports_extension(std::string_view name) const {
+        const auto names = extensions();
+        return std::find(names.begin(), names.end(), name) != names.end();
+    }
+
+    Platform platform() const { return Platform(info<CL_DEVICE_PLATFORM>()); }
+
+    /// Typed clGetDeviceInfo: info<CL_DEVICE_NAME>() is a std::string.
+    template <cl_device_info Param>
+    detail::info_t<cl_device_id, Param> info() const {
+        return detail::get_info<cl_device_id, Param>(get());
+    }
+
+    cl_device_id get() const noexcept { return handle_.get(); }
+    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    friend bool operator==(const Device&, const Device&) = default;
+
+  private:
+    explicit Device(detail::Handle<cl_device_id> handle) noexcept : handle_(std::move(handle)) {}
+    detail::Handle<cl_device_id> handle_;
+};
+
+inline std::vector<Device> Platform::devices(DeviceType type) const {
+    cl_uint count = 0;
+    const auto type_bits = static_cast<cl_device_type>(type);
+    const cl_int code = clGetDeviceIDs(get(), type_bits, 0, nullptr, &count);
+    if (code == CL_DEVICE_NOT_FOUND || (code == CL_SUCCESS && count == 0)) {
+        return {};
+    }
+    const auto describe = [&] { return detail::concat("device type ", to_string(type)); };
+    detail::check(code, "clGetDeviceIDs", describe);
+    std::vector<cl_device_id> ids(count);
+    detail::check(clGetDeviceIDs(get(), type_bits, count, ids.data(), &count), "clGetDeviceIDs",
+                  describe);
+    std::vector<Device> devices;
+    devices.reserve(count);
+    for (cl_uint i = 0; i < count; ++i) {
+        // clGetDeviceIDs hands out root devices without a reference to own; share them.
+        devices.push_back(Device::retain(ids[i]));
+    }
+    return devices;
+}
+
+}  // namespace openclaw

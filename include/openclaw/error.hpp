@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Errors: an std::error_category that names every OpenCL status code, the Error and BuildError
+// exceptions, the check() helpers that build a message only on failure, and the hook that
+// receives failures from destructors (which never throw).
+
+#include <openclaw/config.hpp>
+
+#include <atomic>
+#include <concepts>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace openclaw {
+
+/// The symbolic name of an OpenCL status code ("CL_INVALID_VALUE"); "CL_UNKNOWN_ERROR" if unknown.
+/// Numbers are spelled out so that every name is known whatever CL_TARGET_OPENCL_VERSION is.
+constexpr std::string_view code_name(cl_int code) noexcept {
+    switch (code) {
+        case 0:
+            return "CL_SUCCESS";
+        case -1:
+            return "CL_DEVICE_NOT_FOUND";
+        case -2:
+            return "CL_DEVICE_NOT_AVAILABLE";
+        case -3:
+            return "CL_COMPILER_NOT_AVAILABLE";
+        case -4:
+            return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+        case -5:
+            return "CL_OUT_OF_RESOURCES";
+        case -6:
+            return "CL_OUT_OF_HOST_MEMORY";
+        case -7:
+            return "CL_PROFILING_INFO_NOT_AVAILABLE";
+        case -8:
+            return "CL_MEM_COPY_OVERLAP";
+        case -9:
+            return "CL_IMAGE_FORMAT_MISMATCH";
+        case -10:
+            return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
+        case -11:
+            return "CL_BUILD_PROGRAM_FAILURE";
+        case -12:
+            return "CL_MAP_FAILURE";
+        case -13:
+            return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
+        case -14:
+            return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+        case -15:
+            return "CL_COMPILE_PROGRAM_FAILURE";
+        case -16:
+            return "CL_LINKER_NOT_AVAILABLE";
+        case -17:
+            return "CL_LINK_PROGRAM_FAILURE";
+        case -18:
+            return "CL_DEVICE_PARTITION_FAILED";
+        case -19:
+            return "CL_KERNEL_ARG_INFO_NOT_AVAILABLE";
+        case -30:
+            return "CL_INVALID_VALUE";
+        case -31:
+            return "CL_INVALID_DEVICE_TYPE";
+        case -32:
+            return "CL_INVALID_PLATFORM";
+        case -33:
+            return "CL_INVALID_DEVICE";
+        case -34:
+            return "CL_INVALID_CONTEXT";
+        case -35:
+            return "CL_INVALID_QUEUE_PROPERTIES";
+        case -36:
+            return "CL_INVALID_COMMAND_QUEUE";
+        case -37:
+            return "CL_INVALID_HOST_PTR";
+        case -38:
+            return "CL_INVALID_MEM_OBJECT";
+        case -39:
+            return "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR";
+        case -40:
+            return "CL_INVALID_IMAGE_SIZE";
+        case -41:
+            return "CL_INVALID_SAMPLER";
+        case -42:
+            return "CL_INVALID_BINARY";
+        case -43:
+            return "CL_INVALID_BUILD_OPTIONS";
+        case -44:
+            return "CL_INVALID_PROGRAM";
+        case -45:
+            return "CL_INVALID_PROGRAM_EXECUTABLE";
+        case -46:
+            return "CL_INVALID_KERNEL_NAME";
+        case -47:
+            return "CL_INVALID_KERNEL_DEFINITION";
+        case -48:
+            return "CL_INVALID_KERNEL";
+        case -49:
+            return "CL_INVALID_ARG_INDEX";
+        case -50:
+            return "CL_INVALID_ARG_VALUE";
+        case -51:
+            return "CL_INVALID_ARG_SIZE";
+        case -52:
+            return "CL_INVALID_KERNEL_ARGS";
+        case -53:
+            return "CL_INVALID_WORK_DIMENSION";
+        case -54:
+            return "CL_INVALID_WORK_GROUP_SIZE";
+        case -55:
+            return "CL_INVALID_WORK_ITEM_SIZE";
+        case -56:
+            return "CL_INVALID_GLOBAL_OFFSET";
+        case -57:
+            return "CL_INVALID_EVENT_WAIT_LIST";
+        case -58:
+            return "CL_INVALID_EVENT";
+        case -59:
+            return "CL_INVALID_OPERATION";
+        case -60:
+            return "CL_INVALID_GL_OBJECT";
+        case -61:
+            return "CL_INVALID_BUFFER_SIZE";
+        case -62:
+            return "CL_INVALID_MIP_LEVEL";
+        case -63:
+            return "CL_INVALID_GLOBAL_WORK_SIZE";
+        case -64:
+            return "CL_INVALID_PROPERTY";
+        case -65:
+            return "CL_INVALID_IMAGE_DESCRIPTOR";
+        case -66:
+            return "CL_INVALID_COMPILER_OPTIONS";
+        case -67:
+            return "CL_INVALID_LINKER_OPTIONS";
+        case -68:
+            return "CL_INVALID_DEVICE_PARTITION_COUNT";
+        case -69:
+            return "CL_INVALID_PIPE_SIZE";
+        case -70:
+            return "CL_INVALID_DEVICE_QUEUE";
+        case -71:
+            return "CL_INVALID_SPEC_ID";
+        case -72:
+            return "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
+        // Codes of Khronos and vendor extensions (cl_ext.h, cl_gl.h, cl_egl.h, ...).
+        case -1000:
+            return "CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR";
+        case -1001:
+            return "CL_PLATFORM_NOT_FOUND_KHR";
+        case -1002:
+            return "CL_INVALID_D3D10_DEVICE_KHR";
+        case -1003:
+            return "CL_INVALID_D3D10_RESOURCE_KHR";
+        case -1004:
+            return "CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR";
+        case -1005:
+            return "CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR";
+        case -1006:
+            return "CL_INVALID_D3D11_DEVICE_KHR";
+        case -1007:
+            return "CL_INVALID_D3D11_RESOURCE_KHR";
+        case -1008:
+            return "CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR";
+        case -1009:
+            return "CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR";
+        case -1010:
+            return "CL_INVALID_DX9_MEDIA_ADAPTER_KHR";
+        case -1011:
+            return "CL_INVALID_DX9_MEDIA_SURFACE_KHR";
+        case -1012:
+            return "CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR";
+        case -1013:
+            return "CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR";
+        case -1057:
+            return "CL_DEVICE_PARTITION_FAILED_EXT";
+        case -1058:
+            return "CL_INVALID_PARTITION_COUNT_EXT";
+        case -1059:
+            return "CL_INVALID_PARTITION_NAME_EXT";
+        case -1092:
+            return "CL_EGL_RESOURCE_NOT_ACQUIRED_KHR";
+        case -1093:
+            return "CL_INVALID_EGL_OBJECT_KHR";
+        case -1094:
+            return "CL_INVALID_ACCELERATOR_INTEL";
+        case -1095:
+            return "CL_INVALID_ACCELERATOR_TYPE_INTEL";
+        case -1096:
+            return "CL_INVALID_ACCELERATOR_DESCRIPTOR_INTEL";
+        case -1097:
+            return "CL_ACCELERATOR_TYPE_NOT_SUPPORTED_INTEL";
+        case -1098:
+            return "CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL";
+        case -1099:
+            return "CL_INVALID_VA_API_MEDIA_SURFACE_INTEL";
+        case -1100:
+            return "CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL";
+        case -1101:
+            return "CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL";
+        case -1108:
+            return "CL_COMMAND_TERMINATED_ITSELF_WITH_FAILURE_ARM";
+        case -1121:
+            return "CL_CONTEXT_TERMINATED_KHR";
+        case -1138:
+            return "CL_INVALID_COMMAND_BUFFER_KHR";
+        case -1139:
+            return "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR";
+        case -1140:
+            return "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR";
+        case -1141:
+            return "CL_INVALID_MUTABLE_COMMAND_KHR";
+        case -1142:
+            return "CL_INVALID_SEMAPHORE_KHR";
+        default:
+            return "CL_UNKNOWN_ERROR";
+    }
+}
+
+namespace detail {
+
+class OpenCLCategory final : public std::error_category {
+  public:
+    const char* name() const noexcept override { return "opencl"; }
+    std::string message(int code) const override { return std::string(code_name(code)); }
+};
+
+}  // namespace detail
+
+/// The error category of OpenCL status codes; message() is the symbolic name.
+inline const std::error_category& opencl_category() noexcept {
+    static const detail::OpenCLCategory category;
+    return category;
+}
+
+/// An std::error_code in opencl_category(), e.g. to compare with Error::code().
+inline std::error_code make_error_code(cl_int code) noexcept {
+    return {code, opencl_category()};
+}
+
+/// An OpenCL call failed, or openclaw refused a bad argument before making it. what() reads
+/// "call: CL_NAME (code): detail"; call(), cl_code() and detail() give the parts.
+class Error : public std::system_error {
+  public:
+    Error(cl_int code, std::string call, std::string detail = {})
+        : Error(code, std::move(call), std::move(detail), {}) {}
+
+    const char* what() const noexcept override { return data_->what.c_str(); }
+    /// The OpenCL entry point (or openclaw function) that failed, e.g. "clCreateBuffer".
+    const std::string& call() const noexcept { return data_->call; }
+    /// What openclaw knows about the failure: the offending value, the limit it broke.
+    const std::string& detail() const noexcept { return data_->detail; }
+    /// The OpenCL status code, e.g. CL_INVALID_VALUE.
+    cl_int cl_code() const noexcept { return static_cast<cl_int>(code().value()); }
+
+  protected:
+    Error(cl_int code, std::string call, std::string detail, std::string_view what_suffix)
+        : Error(make_error_code(code),
+                std::make_shared<const Data>(
+                    compose(code, std::move(call), std::move(detail), what_suffix))) {}
+
+  private:
+    struct Data;
+    // The base gets the whole message too, so a copy sliced to std::system_error keeps it.
+    Error(std::error_code code, std::shared_ptr<const Data> data)
+        : std::system_error(code, data->what), data_(std::move(data)) {}
+
+    struct Data {
+        std::string call;
+        std::string detail;
+        std::string what;
+    };
+    static Data compose(cl_int code, std::string call, std::string detail,
+                        std::string_view what_suffix) {
+        std::string what = call;
+        what += ": ";
+        what += code_name(code);
+        what += " (";
+        what += std::to_string(code);
+        what += ')';
+        if (!detail.empty()) {
+            what += ": ";
+            what += detail;
+        }
+        what += what_suffix;
+        return {std::move(call), std::move(detail), std::move(what)};
+    }
+    // Shared so that copying an exception never throws.
+    std::shared_ptr<const Data> data_;
+};
+
+/// One device's outcome of a program build.
+struct BuildLog {
+    std::string device_name;
+    cl_build_status status = CL_BUILD_NONE;
+    std::string log;
+};
+
+/// A program failed to build. Carries the log of every device; what() contains them all.
+class BuildError : public Error {
+  public:
+    BuildError(cl_int code, std::string call, std::string detail, std::vector<BuildLog> logs)
+        : Error(code, std::move(call), std::move(detail), format_logs(logs)),
+          logs_(std::make_shared<const std::vector<BuildLog>>(std::move(logs))) {}
+
+    /// One entry per device of the program, in the program's device order.
+    const std::vector<BuildLog>& logs() const noexcept { return *logs_; }
+
+  private:
+    static std::string format_logs(const std::vector<BuildLog>& logs) {
+        std::string text;
+        for (const auto& entry : logs) {
+            text += "\n--- build log of device \"";
+            text += entry.device_name;
+            text += "\" (";
+            text += entry.status == CL_BUILD_SUCCESS ? "built"
+                    : entry.status == CL_BUILD_ERROR ? "failed"
+                                                     : "not built";
+            text += ") ---\n";
+            text += entry.log.empty() ? std::string_view("(empty log)") : entry.log;
+        }
+        return text;
+    }
+    std::shared_ptr<const std::vector<BuildLog>> logs_;
+};
+
+/// Receives failures that cannot be thrown: a release or unmap that fails in a destructor.
+/// It must not throw; it may be called from any thread.
+using ErrorHook = void (*)(const char* call, cl_int code) noexcept;
+
+/// The hook installed at start-up: prints one line to stderr.
+inline void print_error_hook(const char* call, cl_int code) noexcept {
+    const std::string_view name = code_name(code);
+    std::fprintf(stderr, "openclaw: %s failed during cleanup: %.*s (%d)\n", call,
+                 static_cast<int>(name.size()), name.data(), static_cast<int>(code));
+}
+
+namespace detail {
+inline std::atomic<ErrorHook> error_hook{&print_error_hook};
+}  // namespace detail
+
+/// Installs `hook` (nullptr restores print_error_hook) and returns the previous one.
+inline ErrorHook set_error_hook(ErrorHook hook) noexcept {
+    return detail::error_hook.exchange(hook != nullptr ? hook : &print_error_hook);
+}
+
+namespace detail {
+
+/// Reports a failure from a noexcept cleanup path to the installed hook.
+inline void report_cleanup_failure(const char* call, cl_int code) noexcept {
+    error_hook.load(std::memory_order_acquire)(call, code);
+}
+
+/// Builds a message from strings and numbers; used on error paths only.
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+    std::string out;
+    const auto append = [&out](const auto& part) {
+        using P = std::decay_t<decltype(part)>;
+        if constexpr (std::is_same_v<P, char>) {
+            out += part;
+        } else if constexpr (std::is_convertible_v<const P&, std::string_view>) {
+            out += std::string_view(part);
+        } else {
+            static_assert(std::is_arithmetic_v<P>, "concat: unsupported part");
+            out += std::to_string(part);
+        }
+    };
+    (append(parts), ...);
+    return out;
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] inline void throw_error(cl_int code, const char* call,
+                                                               std::string detail = {}) {
+    throw Error(code, call, std::move(detail));
+}
+
+/// Throws an Error for a failed call; the message is built only when `code` is not CL_SUCCESS.
+inline void check(cl_int code, const char* call) {
+    if (code != CL_SUCCESS) [[unlikely]] {
+        throw_error(code, call);
+    }
+}
+
+template <class Describe>
+[[noreturn, gnu::noinline, gnu::cold]] void throw_described(cl_int code, const char* call,
+                                                            Describe& describe) {
+    throw Error(code, call, describe());
+}
+
+/// As check(), with a detail string produced by `describe()` only on failure; the describing
+/// code stays out of line so that the success path is one comparison.
+template <std::invocable Describe>
+void check(cl_int code, const char* call, Describe&& describe) {
+    if (code != CL_SUCCESS) [[unlikely]] {
+        throw_described(code, call, describe);
+    }
+}
+
+}  // namespace detail
+}  // namespace openclaw

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// NDRange: a 1-, 2- or 3-dimensional launch size. It sits below queue.hpp because the launch
+// signature needs it; it depends on nothing but the error types.
+
+#include <openclaw/error.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+namespace openclaw {
+
+class NDRange {
+  public:
+    /// No range: as a local size it lets the driver choose the work-group size.
+    constexpr NDRange() noexcept = default;
+
+    /// NDRange{n}, NDRange{x, y}, NDRange{x, y, z}. Any integer type is accepted (no narrowing
+    /// surprise for `int n`); a negative size throws CL_INVALID_VALUE naming the dimension.
+    template <std::integral... Sizes>
+    requires(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3 &&
+             (!std::same_as<Sizes, bool> && ...)) constexpr NDRange(Sizes... sizes)
+        : dims_(sizeof...(Sizes)) {
+        std::size_t d = 0;
+        ((sizes_[d] = to_size(sizes, d), ++d), ...);
+    }
+
+    constexpr cl_uint dimensions() const noexcept { return dims_; }
+    constexpr bool empty() const noexcept { return dims_ == 0; }
+    constexpr std::size_t operator[](std::size_t d) const noexcept { return sizes_[d]; }
+    /// The number of work-items (the product of the sizes); 0 for an empty range.
+    constexpr std::size_t total() const noexcept {
+        if (dims_ == 0) {
+            return 0;
+        }
+        std::size_t n = 1;
+        for (cl_uint d = 0; d < dims_; ++d) {
+            n *= sizes_[d];
+        }
+        return n;
+    }
+    /// The sizes as the C API takes them; nullptr for an empty range.
+    constexpr const std::size_t* data() const noexcept {
+        return dims_ == 0 ? nullptr : sizes_.data();
+    }
+
+    /// "1024" or "32x32x4".
+    std::string to_string() const {
+        std::string text;
+        for (cl_uint d = 0; d < dims_; ++d) {
+            if (d != 0) {
+                text += 'x';
+            }
+            text += std::to_string(sizes_[d]);
+        }
+        return dims_ == 0 ? std::string("(none)") : text;
+    }
+
+    friend constexpr bool operator==(const NDRange&, const NDRange&) = default;
+
+  private:
+    template <std::integral I>
+    static constexpr std::size_t to_size(I size, std::size_t dimension) {
+        if constexpr (std::is_signed_v<I>) {
+            if (size < 0) {
+                detail::throw_error(CL_INVALID_VALUE, "NDRange",
+                                    detail::concat("size ", static_cast<long long>(size),
+                                                   " in dimension ", dimension, " is negative"));
+            }
+        }
+        return static_cast<std::size_t>(size);
+    }
+
+    std::array<std::size_t, 3> sizes_{0, 0, 0};
+    cl_uint dims_ = 0;
+};
+
+}  // namespace openclaw

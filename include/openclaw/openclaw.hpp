@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The umbrella header: everything public in openclaw.
+
+#include <openclaw/buffer.hpp>
+#include <openclaw/config.hpp>
+#include <openclaw/context.hpp>
+#include <openclaw/device.hpp>
+#include <openclaw/error.hpp>
+#include <openclaw/event.hpp>
+#include <openclaw/kernel.hpp>
+#include <openclaw/ndrange.hpp>
+#include <openclaw/params.hpp>
+#include <openclaw/platform.hpp>
+#include <openclaw/program.hpp>
+#include <openclaw/queue.hpp>

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, scalars) and the
+// compile-time rules deciding which C++ argument fits which parameter. A mismatch is a
+// static_assert whose message names the argument's index and the reason.
+
+#include <openclaw/buffer.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace openclaw {
+
+/// `const __global T*`: the kernel reads it. Accepts ReadOnly and ReadWrite buffers of T.
+template <class T>
+struct In {};
+/// `__global T*` that the kernel writes. Accepts WriteOnly and ReadWrite buffers of T.
+template <class T>
+struct Out {};
+/// `__global T*` that the kernel reads and writes. Accepts ReadWrite buffers of T.
+template <class T>
+struct InOut {};
+/// `__constant T*`. Accepts ReadOnly and ReadWrite buffers of T.
+template <class T>
+struct Constant {};
+/// `__local T*`: per-work-group scratch memory, sized at launch with LocalMem<T>{count}.
+template <class T>
+struct Local {};
+
+/// The argument for a Local<T> parameter: `count` elements of T per work-group.
+template <class T>
+struct LocalMem {
+    std::size_t count = 0;
+};
+
+namespace detail {
+
+enum class ParamKind { scalar, in, out, in_out, constant, local };
+
+template <class P>
+struct ParamTraits {
+    static constexpr ParamKind kind = ParamKind::scalar;
+    using element_type = P;
+};
+template <class T>
+struct ParamTraits<In<T>> {
+    static constexpr ParamKind kind = ParamKind::in;
+    using element_type = T;
+};
+template <class T>
+struct ParamTraits<Out<T>> {
+    static constexpr ParamKind kind = ParamKind::out;
+    using element_type = T;
+};
+template <class T>
+struct ParamTraits<InOut<T>> {
+    static constexpr ParamKind kind = ParamKind::in_out;
+    using element_type = T;
+};
+template <class T>
+struct ParamTraits<Constant<T>> {
+    static constexpr ParamKind kind = ParamKind::constant;
+    using element_type = T;
+};
+template <class T>
+struct ParamTraits<Local<T>> {
+    static constexpr ParamKind kind = ParamKind::local;
+    using element_type = T;
+};
+
+template <class A>
+inline constexpr bool is_local_mem = false;
+template <class T>
+inline constexpr bool is_local_mem<LocalMem<T>> = true;
+
+/// Why a parameter is not a valid kernel parameter type (ok if it is).
+enum class ParamProblem { ok, not_trivially_copyable, pointer, boolean, cv_or_reference };
+
+template <class P>
+consteval ParamProblem param_problem() {
+    using E = typename ParamTraits<P>::element_type;
+    if constexpr (std::is_reference_v<E> || std::is_const_v<E> || std::is_volatile_v<E>) {
+        return ParamProblem::cv_or_reference;
+    } else if constexpr (std::is_pointer_v<E>) {
+        return ParamProblem::pointer;
+    } else if constexpr (ParamTraits<P>::kind == ParamKind::scalar && std::is_same_v<E, bool>) {
+        return ParamProblem::boolean;
+    } else if constexpr (!std::is_trivially_copyable_v<E>) {
+        return ParamProblem::not_trivially_copyable;
+    } else {
+        return ParamProblem::ok;
+    }
+}
+
+/// How argument type A fits parameter P.
+enum class Verdict {
+    ok,
+    needs_buffer,
+    element_mismatch,
+    needs_readable,
+    needs_writable,
+    needs_read_write,
+    needs_local_mem,
+    scalar_got_buffer,
+    scalar_got_local_mem,
+    narrowing,
+    scalar_mismatch,
+};
+
+template <class To, class From>
+concept NonNarrowing = requires(From&& from) {
+    To{static_cast<From&&>(from)};
+};
+
+template <class P, class A>
+consteval Verdict verdict() {
+    using Traits = ParamTraits<P>;
+    using E = typename Traits::element_type;
+    if constexpr (Traits::kind == ParamKind::scalar) {
+        if constexpr (is_buffer<A>) {
+            return Verdict::scalar_got_buffer;
+        } else if constexpr (is_local_mem<A>) {
+            return Verdict::scalar_got_local_mem;
+        } else if constexpr (std::is_same_v<A, P>) {
+            return Verdict::ok;
+        } else if constexpr (std::is_arithmetic_v<P> &&
+                             (std::is_arithmetic_v<A> || std::is_enum_v<A>)) {
+            return NonNarrowing<P, const A&> ? Verdict::ok : Verdict::narrowing;
+        } else {
+            return Verdict::scalar_mismatch;
+        }
+    } else if constexpr (Traits::kind == ParamKind::local) {
+        if constexpr (!is_local_mem<A>) {
+            return Verdict::needs_local_mem;
+        } else if constexpr (!std::is_same_v<A, LocalMem<E>>) {
+            return Verdict::element_mismatch;
+        } else {
+            return Verdict::ok;
+        }
+    } else if constexpr (!is_buffer<A>) {
+        return Verdict::needs_buffer;
+    } else if constexpr (!std::is_same_v<typename A::value_type, E>) {
+        return Verdict::element_mismatch;
+    } else {
+        using Access = typename A::access_type;
+        if constexpr (Traits::kind == ParamKind::in_out) {
+            return std::is_same_v<Access, ReadWrite> ? Verdict::ok : Verdict::needs_read_write;
+        } else if constexpr (Traits::kind == ParamKind::out) {
+            return Access::kernel_writes ? Verdict::ok : Verdict::needs_writable;
+        } else {
+            return Access::kernel_reads ? Verdict::ok : Verdict::needs_readable;
+        }
+    }
+}
+
+// One static_assert per reason and argument index: a static_assert message must be a literal,
+// so the index is stamped into each message by the preprocessor (indices 0 to 31, then one
+// shared message). Only the branch of a failing argument is ever instantiated.
+#define OPENCLAW_ARG_REPORT(COND, LABEL)                                                    \
+    if constexpr (COND) {                                                                   \
+        static_assert(V != Verdict::needs_buffer,                                           \
+                      "set_args: argument " LABEL                                           \
+                      ": the parameter is a __global/__constant "                           \
+                      "pointer (In/Out/InOut/Constant<T>): pass a Buffer of T");            \
+        static_assert(V != Verdict::element_mismatch,                                       \
+                      "set_args: argument " LABEL                                           \
+                      ": element type differs from the parameter's "                        \
+                      "T (a Buffer<U> or LocalMem<U> cannot be passed for T)");             \
+        static_assert(V != Verdict::needs_readable,                                         \
+                      "set_args: argument " LABEL                                           \
+                      ": the kernel reads this parameter (In<T> or "                        \
+                      "Constant<T>): a WriteOnly buffer cannot be passed, use ReadOnly or " \
+                      "ReadWrite");                                                         \
+        static_assert(V != Verdict::needs_writable,                                         \
+                      "set_args: argument " LABEL                                           \
+                      ": the kernel writes this parameter (Out<T>): "                       \
+                      "a ReadOnly buffer cannot be passed, use WriteOnly or ReadWrite");    \
+        static_assert(V != Verdict::needs_read_write,                                       \
+                      "set_args: argument " LABEL                                           \
+                      ": the kernel reads and writes this parameter "                       \
+                      "(InOut<T>): pass a ReadWrite buffer");                               \
+        static_assert(V != Verdict::needs_local_mem,                                        \
+                      "set_args: argument " LABEL                                           \
+                      ": the parameter is __local (Local<T>): pass "                        \
+                      "LocalMem<T>{count}");                                                \
+        static_assert(V != Verdict::scalar_got_buffer,                                      \
+                      "set_args: argument " LABEL                                           \
+                      ": the parameter is a scalar: a buffer cannot "                       \
+                      "be passed");                                                         \
+        static_assert(V != Verdict::scalar_got_local_mem,                                   \
+                      "set_args: argument " LABEL                                           \
+                      ": the parameter is a scalar: LocalMem cannot "                       \
+                      "be passed");                                                         \
+        static_assert(V != Verdict::narrowing,                                              \
+                      "set_args: argument " LABEL                                           \
+                      ": the value would narrow to the parameter's "                        \
+                      "scalar type (e.g. size_t to cl_uint): convert it explicitly");       \
+        static_assert(V != Verdict::scalar_mismatch,                                        \
+                      "set_args: argument " LABEL                                           \
+                      ": the argument's type is not the parameter's "                       \
+                      "scalar type");                                                       \
+    }
+
+#define OPENCLAW_ARG_REPORT_AT(N) OPENCLAW_ARG_REPORT(I == N, #N)
+
+template <std::size_t I, Verdict V>
+constexpr void report_argument() {
+    OPENCLAW_ARG_REPORT_AT(0)
+    OPENCLAW_ARG_REPORT_AT(1)
+    OPENCLAW_ARG_REPORT_AT(2)
+    OPENCLAW_ARG_REPORT_AT(3)
+    OPENCLAW_ARG_REPORT_AT(4)
+    OPENCLAW_ARG_REPORT_AT(5)
+    OPENCLAW_ARG_REPORT_AT(6)
+    OPENCLAW_ARG_REPORT_AT(7)
+    OPENCLAW_ARG_REPORT_AT(8)
+    OPENCLAW_ARG_REPORT_AT(9)
+    OPENCLAW_ARG_REPORT_AT(10)
+    OPENCLAW_ARG_REPORT_AT(11)
+    OPENCLAW_ARG_REPORT_AT(12)
+    OPENCLAW_ARG_REPORT_AT(13)
+    OPENCLAW_ARG_REPORT_AT(14)
+    OPENCLAW_ARG_REPORT_AT(15)
+    OPENCLAW_ARG_REPORT_AT(16)
+    OPENCLAW_ARG_REPORT_AT(17)
+    OPENCLAW_ARG_REPORT_AT(18)
+    OPENCLAW_ARG_REPORT_AT(19)
+    OPENCLAW_ARG_REPORT_AT(20)
+    OPENCLAW_ARG_REPORT_AT(21)
+    OPENCLAW_ARG_REPORT_AT(22)
+    OPENCLAW_ARG_REPORT_AT(23)
+    OPENCLAW_ARG_REPORT_AT(24)
+    OPENCLAW_ARG_REPORT_AT(25)
+    OPENCLAW_ARG_REPORT_AT(26)
+    OPENCLAW_ARG_REPORT_AT(27)
+    OPENCLAW_ARG_REPORT_AT(28)
+    OPENCLAW_ARG_REPORT_AT(29)
+    OPENCLAW_ARG_REPORT_AT(30)
+    OPENCLAW_ARG_REPORT_AT(31)
+    OPENCLAW_ARG_REPORT(I >= 32, "32 or later")
+}
+
+#undef OPENCLAW_ARG_REPORT_AT
+#undef OPENCLAW_ARG_REPORT
+
+/// True when argument I (of type A) fits parameter P; otherwise fails to compile with a
+/// message naming I and the reason.
+template <std::size_t I, class P, class A>
+constexpr bool argument_fits() {
+    constexpr Verdict v = verdict<P, A>();
+    if constexpr (v != Verdict::ok) {
+        report_argument<I, v>();
+    }
+    return v == Verdict::ok;
+}
+
+}  // namespace detail
+}  // namespace openclaw

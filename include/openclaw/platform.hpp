@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Platform: one installed OpenCL implementation (an ICD), e.g. NVIDIA CUDA or PoCL.
+// Platforms have no reference count; a Platform is a plain value.
+
+#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/info.hpp>
+#include <openclaw/error.hpp>
+
+#include <compare>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace openclaw {
+
+class Device;
+
+/// Kinds of device, as clGetDeviceIDs filters them.
+enum class DeviceType : cl_device_type {
+    default_device = CL_DEVICE_TYPE_DEFAULT,
+    cpu = CL_DEVICE_TYPE_CPU,
+    gpu = CL_DEVICE_TYPE_GPU,
+    accelerator = CL_DEVICE_TYPE_ACCELERATOR,
+    custom = CL_DEVICE_TYPE_CUSTOM,
+    all = CL_DEVICE_TYPE_ALL,
+};
+
+/// A name for a DeviceType: "GPU", "CPU", "accelerator", "custom", "default", "all".
+constexpr std::string_view to_string(DeviceType type) noexcept {
+    switch (type) {
+        case DeviceType::default_device:
+            return "default";
+        case DeviceType::cpu:
+            return "CPU";
+        case DeviceType::gpu:
+            return "GPU";
+        case DeviceType::accelerator:
+            return "accelerator";
+        case DeviceType::custom:
+            return "custom";
+        case DeviceType::all:
+            return "all";
+    }
+    return "unknown";
+}
+
+/// An OpenCL version, e.g. {3, 0}; ordered, so `device.version() >= Version{2, 0}` reads well.
+struct Version {
+    int major = 0;
+    int minor = 0;
+    friend constexpr auto operator<=>(const Version&, const Version&) = default;
+};
+
+namespace detail {
+
+/// Parses the "X.Y" after the first space-separated word that starts with a digit, as in
+/// "OpenCL 3.0 CUDA 12.8" or "OpenCL C 1.2 "; {0, 0} if there is none.
+constexpr Version parse_version(std::string_view text) noexcept {
+    std::size_t i = 0;
+    while (i < text.size() &&
+           !(text[i] >= '0' && text[i] <= '9' && (i == 0 || text[i - 1] == ' '))) {
+        ++i;
+    }
+    Version version;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+        version.major = version.major * 10 + (text[i++] - '0');
+    }
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+            version.minor = version.minor * 10 + (text[i++] - '0');
+        }
+    }
+    return version;
+}
+
+}  // namespace detail
+
+class Platform {
+  public:
+    Platform() = default;
+    /// Wraps a raw platform id (platforms are not reference counted).
+    explicit Platform(cl_platform_id id) noexcept
+        : handle_(detail::Handle<cl_platform_id>::adopt(id)) {}
+
+    /// Every installed platform; empty (not an error) when no OpenCL driver (ICD) is installed.
+    static std::vector<Platform> list() {
+        cl_uint count = 0;
+        const cl_int code = clGetPlatformIDs(0, nullptr, &count);
+        if (code == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */ ||
+            (code == CL_SUCCESS && count == 0)) {
+            return {};
+        }
+        detail::check(code, "clGetPlatformIDs");
+        std::vector<cl_platform_id> ids(count);
+        detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs");
+        std::vector<Platform> platforms;
+        platforms.reserve(count);
+        for (cl_uint i = 0; i < count; ++i) {
+            platforms.emplace_back(ids[i]);
+        }
+        return platforms;
+    }
+
+    /// The platform's devices of `type`; empty when it has none of that type.
+    std::vector<Device> devices(DeviceType type = DeviceType::all) const;
+
+    std::string name() const { return info<CL_PLATFORM_NAME>(); }
+    std::string vendor() const { return info<CL_PLATFORM_VENDOR>(); }
+    /// The full version string, e.g. "OpenCL 3.0 CUDA 12.8.90".
+    std::string version_string() const { return info<CL_PLATFORM_VERSION>(); }
+    /// The OpenCL version the platform implements, parsed from version_string().
+    Version version() const { return detail::parse_version(version_string()); }
+
+    /// Typed clGetPlatformInfo: info<CL_PLATFORM_NAME>() is a std::string.
+    template <cl_platform_info Param>
+    detail::info_t<cl_platform_id, Param> info() const {
+        return detail::get_info<cl_platform_id, Param>(get());
+    }
+
+    cl_platform_id get() const noexcept { return handle_.get(); }
+    friend bool operator==(const Platform&, const Platform&) = default;
+
+  private:
+    detail::Handle<cl_platform_id> handle_;
+};
+
+}  // namespace openclaw
+
+// Platform::devices() needs the complete Device; device.hpp defines it and includes this file
+// first, so either include order yields both classes and the member's body.
+#include <openclaw/device.hpp>

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Program: OpenCL C source built for every device of a context. A failed build throws
+// BuildError carrying each device's log; a successful build keeps its logs (warnings) readable.
+// Typed kernels come from program.kernel<Params...>("name").
+
+#include <openclaw/context.hpp>
+#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/info.hpp>
+#include <openclaw/device.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace openclaw {
+
+template <class... Params>
+class Kernel;
+
+/// Options for clBuildProgram, e.g. {"-cl-fast-relaxed-math", "-DN=4"} or one string.
+class BuildOptions {
+  public:
+    BuildOptions() = default;
+    BuildOptions(std::initializer_list<std::string_view> options) {
+        for (std::string_view option : options) {
+            add(option);
+        }
+    }
+    template <class S>
+    requires std::convertible_to<const S&, std::string_view> BuildOptions(
+        const S& options) {  // NOLINT(google-explicit-constructor): reads as a string
+        add(options);
+    }
+
+    /// Appends one or more space-separated options.
+    BuildOptions& add(std::string_view options) {
+        if (!options.empty()) {
+            if (!text_.empty()) {
+                text_ += ' ';
+            }
+            text_ += options;
+        }
+        return *this;
+    }
+
+    /// True if `option` appears as a whole word, or as the prefix of one ending in '=' or a
+    /// version ("-cl-std=CL2" matches "-cl-std=CL2.0").
+    bool contains(std::string_view option) const {
+        std::size_t at = 0;
+        while ((at = text_.find(option, at)) != std::string::npos) {
+            if (at == 0 || text_[at - 1] == ' ') {
+                return true;
+            }
+            ++at;
+        }
+        return false;
+    }
+
+    const std::string& str() const noexcept { return text_; }
+
+  private:
+    std::string text_;
+};
+
+namespace detail {
+
+/// Whether kernels of a program built with `options` may be launched with a last, smaller
+/// work-group: only OpenCL C 2.0 and later allow it, and -cl-uniform-work-group-size forbids it.
+inline bool allows_non_uniform_groups(const BuildOptions& options) {
+    return (options.contains("-cl-std=CL2") || options.contains("-cl-std=CL3")) &&
+           !options.contains("-cl-uniform-work-group-size");
+}
+
+}  // namespace detail
+
+class Program {
+  public:
+    Program() = default;
+
+    /// Compiles and links `source` for every device of `context`. Throws BuildError (with every
+    /// device's log) if it fails on any of them.
+    [[nodiscard]] static Program build(const Context& context, std::string_view source,
+                                       const BuildOptions& options = {}) {
+        if (source.empty()) {
+            detail::throw_error(CL_INVALID_VALUE, "clCreateProgramWithSource",
+                                "the source is empty");
+        }
+        const char* text = source.data();
+        const std::size_t length = source.size();
+        cl_int code = CL_SUCCESS;
+        cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+        detail::check(code, "clCreateProgramWithSource",
+                      [&] { return detail::concat(length, " characters of source"); });
+        Program program(detail::Handle<cl_program>::adopt(raw),
+                        detail::allows_non_uniform_groups(options));
+        code = clBuildProgram(raw, 0, nullptr, options.str().c_str(), nullptr, nullptr);
+        if (code != CL_SUCCESS) {
+            program.build_failed(code, options);
+        }
+        return program;
+    }
+
+    /// Takes ownership of a built program (also if this throws).
+    [[nodiscard]] static Program adopt(cl_program raw) {
+        auto handle = detail::Handle<cl_program>::adopt(raw);
+        const bool non_uniform = uses_non_uniform_groups(raw);
+        return Program(std::move(handle), non_uniform);
+    }
+    [[nodiscard]] static Program retain(cl_program raw) {
+        auto handle = detail::Handle<cl_program>::retain(raw);
+        const bool non_uniform = uses_non_uniform_groups(raw);
+        return Program(std::move(handle), non_uniform);
+    }
+
+    /// A typed kernel: Kernel<In<float>, Out<float>, cl_uint> k = program.kernel<...>("name").
+    /// Throws if no kernel has that name (listing those that exist) or its parameter count
+    /// differs from the declaration.
+    template <class... Params>
+    [[nodiscard]] Kernel<Params...> kernel(std::string_view name) const {
+        return Kernel<Params...>(*this, name);
+    }
+
+    /// The names of the program's kernels.
+    std::vector<std::string> kernel_names() const {
+        std::vector<std::string> names;
+        const std::string all = info<CL_PROGRAM_KERNEL_NAMES>();
+        std::size_t start = 0;
+        while (start <= all.size()) {
+            const std::size_t end = std::min(all.find(';', start), all.size());
+            if (end > start) {
+                names.emplace_back(all, start, end - start);
+            }
+            start = end + 1;
+        }
+        return names;
+    }
+
+    std::vector<Device> devices() const {
+        std::vector<Device> devices;
+        for (cl_device_id id : info<CL_PROGRAM_DEVICES>()) {
+            devices.push_back(Device::retain(id));
+        }
+        return devices;
+    }
+    Context context() const { return Context::retain(info<CL_PROGRAM_CONTEXT>()); }
+
+    /// The compiler's output for `device`: warnings after a successful build.
+    std::string build_log(const Device& device) const {
+        return build_info<CL_PROGRAM_BUILD_LOG>(device);
+    }
+    /// Every device's build status and log.
+    std::vector<BuildLog> build_logs() const {
+        std::vector<BuildLog> logs;
+        for (const Device& device : devices()) {
+            logs.push_back(
+                {device.name(), build_info<CL_PROGRAM_BUILD_STATUS>(device), build_log(device)});
+        }
+        return logs;
+    }
+
+    /// True when kernels may be launched with non-uniform work-groups (built as OpenCL C 2.0+).
+    bool non_uniform_groups() const noexcept { return non_uniform_; }
+
+    template <cl_program_info Param>
+    detail::info_t<cl_program, Param> info() const {
+        return detail::get_info<cl_program, Param>(get());
+    }
+    template <cl_program_build_info Param>
+    detail::info_t<detail::ProgramBuildInfo, Param> build_info(const Device& device) const {
+        return detail::get_info<detail::ProgramBuildInfo, Param>(get(), device.get());
+    }
+
+    cl_program get() const noexcept { return handle_.get(); }
+    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    friend bool operator==(const Program& a, const Program& b) noexcept {
+        return a.handle_ == b.handle_;
+    }
+
+  private:
+    Program(detail::Handle<cl_program> handle, bool non_uniform) noexcept
+        : handle_(std::move(handle)), non_uniform_(non_uniform) {}
+
+    static bool uses_non_uniform_groups(cl_program raw) {
+        const auto ids = detail::get_info<cl_program, CL_PROGRAM_DEVICES>(raw);
+        if (ids.empty()) {
+            return false;
+        }
+        return detail::allows_non_uniform_groups(
+            BuildOptions(detail::get_info<detail::ProgramBuildInfo, CL_PROGRAM_BUILD_OPTIONS>(
+                raw, ids.front())));
+    }
+
+    [[noreturn, gnu::noinline, gnu::cold]] void build_failed(cl_int code,
+                                                             const BuildOptions& options) const {
+        std::vector<BuildLog> logs;
+        std::size_t failed = 0;
+        try {
+            logs = build_logs();
+            for (const BuildLog& log : logs) {
+                failed += log.status == CL_BUILD_ERROR ? 1 : 0;
+            }
+        } catch (const Error&) {
+            // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers): report the code.
+        }
+        std::string detail = detail::concat("the build failed for ", failed, " of ", logs.size(),
+                                            " device(s), options \"", options.str(), "\"");
+        throw BuildError(code, "clBuildProgram", std::move(detail), std::move(logs));
+    }
+
+    detail::Handle<cl_program> handle_;
+    bool non_uniform_ = false;
+};
+
+}  // namespace openclaw
+
+// Program::kernel() needs the complete Kernel; kernel.hpp includes this file first, so either
+// include order yields both.
+#include <openclaw/kernel.hpp>

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Queue: a command queue on one device of a context; in-order unless asked otherwise. Kernel
+// launches go through Queue::enqueue, which checks the launch geometry against limits read once
+// at construction, so the launch path makes no queries, no allocations and no event unless asked.
+
+#include <openclaw/context.hpp>
+#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/info.hpp>
+#include <openclaw/device.hpp>
+#include <openclaw/event.hpp>
+#include <openclaw/ndrange.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <string>
+#include <utility>
+
+namespace openclaw {
+
+class KernelBase;
+
+/// How a queue executes; designated initializers read well: `Queue{ctx, dev, {.profiling = true}}`.
+struct QueueOptions {
+    bool profiling = false;     ///< events carry start/end timestamps
+    bool out_of_order = false;  ///< commands may run in any order their events allow
+    friend constexpr bool operator==(const QueueOptions&, const QueueOptions&) = default;
+};
+
+namespace detail {
+
+/// What a launch is checked against, read from the device once per queue.
+struct LaunchLimits {
+    std::size_t max_group_size = 0;
+    std::array<std::size_t, 3> max_item_sizes{0, 0, 0};
+    bool non_uniform_groups = false;  // the device can run a last, smaller work-group
+
+    static LaunchLimits of(const Device& device) {
+        LaunchLimits limits;
+        limits.max_group_size = device.max_work_group_size();
+        const auto items = device.max_work_item_sizes();
+        for (std::size_t d = 0; d < 3 && d < items.size(); ++d) {
+            limits.max_item_sizes[d] = items[d];
+        }
+#if CL_TARGET_OPENCL_VERSION >= 300
+        const Version version = device.version();
+        if (version >= Version{3, 0}) {
+            limits.non_uniform_groups = device.info<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>();
+        } else {
+            limits.non_uniform_groups = version >= Version{2, 0};
+        }
+#else
+        limits.non_uniform_groups = device.version() >= Version{2, 0};
+#endif
+        return limits;
+    }
+};
+
+}  // namespace detail
+
+class Queue {
+  public:
+    Queue() = default;
+
+    /// A queue on `device`, which must be one of `context`'s devices.
+    Queue(const Context& context, const Device& device, QueueOptions options = {})
+        : handle_(create(context, device, options)), limits_(detail::LaunchLimits::of(device)) {}
+
+    [[nodiscard]] static Queue adopt(cl_command_queue raw) {
+        auto handle = detail::Handle<cl_command_queue>::adopt(raw);
+        return Queue(std::move(handle));
+    }
+    [[nodiscard]] static Queue retain(cl_command_queue raw) {
+        return Queue(detail::Handle<cl_command_queue>::retain(raw));
+    }
+
+    Context context() const { return Context::retain(info<CL_QUEUE_CONTEXT>()); }
+    Device device() const { return Device::retain(info<CL_QUEUE_DEVICE>()); }
+    QueueOptions options() const {
+        const cl_command_queue_properties bits = info<CL_QUEUE_PROPERTIES>();
+        return {(bits & CL_QUEUE_PROFILING_ENABLE) != 0,
+                (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0};
+    }
+
+    /// Blocks until every command enqueued so far has completed.
+    void finish() const { detail::check(clFinish(get()), "clFinish"); }
+    /// Submits the enqueued commands to the device without waiting.
+    void flush() const { detail::check(clFlush(get()), "clFlush"); }
+
+    /// Launches `kernel` with the arguments it holds over `global` work-items in work-groups of
+    /// `local` (empty: the driver chooses). The geometry is checked against the device first.
+    /// Returns when the launch is enqueued; `kernel.set_args(...)` returns the kernel, so
+    /// `queue.enqueue(k.set_args(a, b), NDRange{n})` binds and launches in one expression.
+    template <std::derived_from<KernelBase> K>
+    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {}) const {
+        launch(kernel, global, local, nullptr);
+    }
+    /// As enqueue(), returning the launch's Event.
+    template <std::derived_from<KernelBase> K>
+    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent) const {
+        return enqueue(kernel, global, NDRange{}, with_event);
+    }
+    template <std::derived_from<KernelBase> K>
+    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
+                                WithEvent) const {
+        cl_event raw = nullptr;
+        launch(kernel, global, local, &raw);
+        return Event::adopt(raw);
+    }
+
+    template <cl_command_queue_info Param>
+    detail::info_t<cl_command_queue, Param> info() const {
+        return detail::get_info<cl_command_queue, Param>(get());
+    }
+
+    cl_command_queue get() const noexcept { return handle_.get(); }
+    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    friend bool operator==(const Queue& a, const Queue& b) noexcept {
+        return a.handle_ == b.handle_;
+    }
+
+  private:
+    explicit Queue(detail::Handle<cl_command_queue> handle)
+        : handle_(std::move(handle)),
+          limits_(detail::LaunchLimits::of(Device::retain(info<CL_QUEUE_DEVICE>()))) {}
+
+    static detail::Handle<cl_command_queue> create(const Context& context, const Device& device,
+                                                   QueueOptions options) {
+        cl_command_queue_properties bits = 0;
+        if (options.profiling) {
+            bits |= CL_QUEUE_PROFILING_ENABLE;
+        }
+        if (options.out_of_order) {
+            bits |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+        }
+        cl_int code = CL_SUCCESS;
+        cl_command_queue raw = nullptr;
+#if CL_TARGET_OPENCL_VERSION >= 200
+        if (device.platform().version() >= Version{2, 0}) {
+            const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, bits, 0};
+            raw =
+                clCreateCommandQueueWithProperties(context.get(), device.get(), properties, &code);
+        } else {
+            // The platform predates clCreateCommandQueueWithProperties: use the 1.x entry point.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+            raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+        }
+#else
+        raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
+#endif
+        detail::check(code, "clCreateCommandQueue", [&] {
+            std::string detail = detail::concat("device \"", device.name(), "\"");
+            if (code == CL_INVALID_DEVICE) {
+                detail += " is not one of the context's devices";
+            } else if (code == CL_INVALID_QUEUE_PROPERTIES) {
+                detail += detail::concat(" does not support the requested properties (profiling ",
+                                         options.profiling ? "on" : "off", ", out-of-order ",
+                                         options.out_of_order ? "on" : "off", ")");
+            }
+            return detail;
+        });
+        return detail::Handle<cl_command_queue>::adopt(raw);
+    }
+
+    template <class K>
+    void launch(const K& kernel, const NDRange& global, const NDRange& local,
+                cl_event* event) const {
+        check_geometry(global, local, kernel.non_uniform_groups());
+        const cl_int code =
+            clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
+                                   local.data(), 0, nullptr, event);
+        if (code != CL_SUCCESS) [[unlikely]] {
+            launch_failed(code, kernel.get(), global, local);
+        }
+    }
+
+    void check_geometry(const NDRange& global, const NDRange& local,
+                        bool kernel_non_uniform) const {
+        if (global.empty() || (!local.empty() && local.dimensions() != global.dimensions())) {
+            geometry_error(global, local, CL_INVALID_WORK_DIMENSION, 0);
+        }
+        std::size_t group = 1;
+        for (cl_uint d = 0; d < global.dimensions(); ++d) {
+            if (global[d] == 0) {
+                geometry_error(global, local, CL_INVALID_GLOBAL_WORK_SIZE, d);
+            }
+            if (!local.empty()) {
+                group *= local[d];
+                if (local[d] == 0 || local[d] > limits_.max_item_sizes[d]) {
+                    geometry_error(global, local, CL_INVALID_WORK_ITEM_SIZE, d);
+                }
+                if (global[d] % local[d] != 0 &&
+                    !(kernel_non_uniform && limits_.non_uniform_groups)) {
+                    geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, d);
+                }
+            }
+        }
+        if (!local.empty() && group > limits_.max_group_size) {
+            geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, 3);
+        }
+    }
+
+    // Cold paths: build the message with whatever queries make it useful, then throw.
+    [[noreturn, gnu::noinline, gnu::cold]] void geometry_error(const NDRange& global,
+                                                               const NDRange& local, cl_int code,
+                                                               cl_uint d) const {
+        std::string detail;
+        if (code == CL_INVALID_WORK_DIMENSION) {
+            detail = global.empty()
+                         ? std::string("the global range is empty (it needs 1 to 3 dimensions)")
+                         : detail::concat("local range ", local.to_string(), " has ",
+                                          local.dimensions(), " dimension(s), global range ",
+                                          global.to_string(), " has ", global.dimensions());
+        } else if (code == CL_INVALID_GLOBAL_WORK_SIZE) {
+            detail = detail::concat("global size is 0 in dimension ", d, " (global ",
+                                    global.to_string(), ")");
+        } else if (code == CL_INVALID_WORK_ITEM_SIZE) {
+            detail = local[d] == 0
+                         ? detail::concat("local size is 0 in dimension ", d)
+                         : detail::concat("local size ", local[d], " in dimension ", d,
+                                          " exceeds the device's maximum work-item size ",
+                                          limits_.max_item_sizes[d], " in that dimension");
+        } else if (d < 3) {
+            detail = detail::concat("global size ", global[d], " in dimension ", d,
+                                    " is not a multiple of local size ", local[d],
+                                    " (work-groups must be uniform: OpenCL C 1.x, or a device "
+                                    "without non-uniform work-group support)");
+        } else {
+            detail = detail::concat("local size ", local.to_string(), " (", local.total(),
+                                    " work-items) exceeds the device's maximum work-group size ",
+                                    limits_.max_group_size);
+        }
+        detail += detail::concat(" on \"", device().name(), "\"");
+        throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
+    }
+
+    [[noreturn, gnu::noinline, gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel,
+                                                              const NDRange& global,
+                                                              const NDRange& local) const {
+        std::string name = "?";
+        try {
+            name = detail::get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel);
+        } catch (const Error&) {
+            // An invalid kernel handle: the code itself says so.
+        }
+        std::string detail = detail::concat("kernel \"", name, "\", global ", global.to_string(),
+                                            ", local ", local.to_string());
+        if (code == CL_INVALID_KERNEL_ARGS) {
+            detail += detail::concat(": not every argument is set (the kernel takes ",
+                                     detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel),
+                                     "); call set_args first");
+        } else if (code == CL_INVALID_CONTEXT) {
+            detail += ": the kernel and the queue belong to different contexts";
+        } else if (code == CL_INVALID_WORK_GROUP_SIZE && !local.empty()) {
+            detail += detail::concat(
+                ": this kernel allows at most ",
+                detail::get_info<detail::KernelWorkGroupInfo, CL_KERNEL_WORK_GROUP_SIZE>(
+                    kernel, device().get()),
+                " work-items per group on this device");
+        }
+        throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
+    }
+
+    detail::Handle<cl_command_queue> handle_;
+    detail::LaunchLimits limits_;
+};
+
+}  // namespace openclaw

@@ -1,0 +1,26 @@
+# Builds one compile-fail target and checks that it fails for the stated reason.
+#   -DBUILD_DIR=<build tree> -DTARGET=<target> -DEXPECT=<text the diagnostic must contain>
+#   -DMUST_COMPILE=ON instead of EXPECT for the control snippet, which must compile.
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target "${TARGET}"
+  RESULT_VARIABLE result
+  OUTPUT_VARIABLE output
+  ERROR_VARIABLE output)
+
+if(MUST_COMPILE)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${TARGET} must compile but failed:\n${output}")
+  endif()
+  message(STATUS "${TARGET} compiles, as it must")
+  return()
+endif()
+
+if(result EQUAL 0)
+  message(FATAL_ERROR "${TARGET} compiled, but it must be rejected with: ${EXPECT}")
+endif()
+string(FIND "${output}" "${EXPECT}" position)
+if(position EQUAL -1)
+  message(FATAL_ERROR "${TARGET} failed, but not with the expected reason\n"
+                      "expected: ${EXPECT}\ncompiler output:\n${output}")
+endif()
+message(STATUS "${TARGET} is rejected with: ${EXPECT}")

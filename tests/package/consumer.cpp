@@ -1,0 +1,41 @@
+// A program built outside the openclaw tree, as a user would: vector add, checked.
+#include <openclaw/openclaw.hpp>
+
+#include <cstdio>
+#include <vector>
+
+int main() {
+    openclaw::Device device;
+    for (const auto& platform : openclaw::Platform::list()) {
+        for (const auto& candidate : platform.devices()) {
+            if (!device || (candidate.is_gpu() && !device.is_gpu())) {
+                device = candidate;
+            }
+        }
+    }
+    if (!device) {
+        std::puts("consumer: no OpenCL device");
+        return 1;
+    }
+    const char* source = R"(__kernel void add(__global const int* a, __global const int* b,
+                                              __global int* c) {
+        const size_t i = get_global_id(0);
+        c[i] = a[i] + b[i];
+    })";
+    openclaw::Context context{device};
+    openclaw::Queue queue{context, device};
+    const std::vector<int> a = {1, 2, 3, 4}, b = {10, 20, 30, 40};
+    std::vector<int> c(4);
+    openclaw::ReadOnlyBuffer<int> da{context, a}, db{context, b};
+    openclaw::WriteOnlyBuffer<int> dc{context, 4};
+    auto program = openclaw::Program::build(context, source);
+    auto add = program.kernel<openclaw::In<int>, openclaw::In<int>, openclaw::Out<int>>("add");
+    queue.enqueue(add.set_args(da, db, dc), openclaw::NDRange{4});
+    dc.read(queue, c);
+    if (c != std::vector<int>{11, 22, 33, 44}) {
+        std::puts("consumer: wrong result");
+        return 1;
+    }
+    std::printf("consumer: ok on %s\n", device.name().c_str());
+    return 0;
+}

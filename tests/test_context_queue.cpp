@@ -1,0 +1,121 @@
+// Contexts, queues and launch ranges.
+#include <openclaw/openclaw.hpp>
+
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+
+using openclaw_test::env;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+namespace {
+
+// A device of another platform than the test device's, if the machine has one.
+openclaw::Device device_of_another_platform() {
+    for (const auto& platform : openclaw::Platform::list()) {
+        if (platform == env().device.platform()) {
+            continue;
+        }
+        for (const auto& device : platform.devices()) {
+            return device;
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("a context over one device lists that device") {
+    const openclaw::Context context{env().device};
+    const auto devices = context.devices();
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0] == env().device);
+    CHECK(context.info<CL_CONTEXT_NUM_DEVICES>() == 1);
+}
+
+TEST_CASE("contexts refuse bad device lists before calling the driver") {
+    SECTION("no devices") {
+        const auto error = thrown<openclaw::Error>(
+            [] { openclaw::Context context{std::span<const openclaw::Device>{}}; });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_VALUE);
+        CHECK_THAT(error->what(), has("clCreateContext: CL_INVALID_VALUE (-30): no devices"));
+    }
+    SECTION("an empty device") {
+        const std::vector<openclaw::Device> devices = {env().device, openclaw::Device{}};
+        const auto error = thrown<openclaw::Error>([&] { openclaw::Context context{devices}; });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_DEVICE);
+        CHECK_THAT(error->what(), has("device 1 is empty"));
+    }
+    SECTION("devices of two platforms") {
+        const openclaw::Device other = device_of_another_platform();
+        if (!other) {
+            WARN("only one platform here: the two-platform context is not tried");
+            return;
+        }
+        const std::vector<openclaw::Device> devices = {env().device, other};
+        const auto error = thrown<openclaw::Error>([&] { openclaw::Context context{devices}; });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_DEVICE);
+        CHECK_THAT(error->what(), has("a context spans one platform"));
+    }
+}
+
+TEST_CASE("a queue knows its context, device and options") {
+    const openclaw::Queue queue{env().context, env().device};
+    CHECK(queue.context() == env().context);
+    CHECK(queue.device() == env().device);
+    CHECK(queue.options() == openclaw::QueueOptions{});
+    queue.flush();
+    queue.finish();
+
+    const openclaw::Queue profiled{env().context, env().device, {.profiling = true}};
+    CHECK(profiled.options().profiling);
+    CHECK_FALSE(profiled.options().out_of_order);
+
+    const auto supported = env().device.info<0x102A /* CL_DEVICE_QUEUE_PROPERTIES */>();
+    if ((supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0) {
+        const openclaw::Queue unordered{env().context, env().device, {.out_of_order = true}};
+        CHECK(unordered.options().out_of_order);
+    }
+}
+
+TEST_CASE("a queue on a device outside the context is refused with the device named") {
+    const openclaw::Device other = device_of_another_platform();
+    if (!other) {
+        WARN("only one platform here: the foreign-device queue is not tried");
+        return;
+    }
+    const auto error = thrown<openclaw::Error>([&] {
+        openclaw::Queue queue{env().context, other};
+    });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_DEVICE);
+    CHECK_THAT(error->what(), has("is not one of the context's devices"));
+    CHECK_THAT(error->what(), has(other.name()));
+}
+
+TEST_CASE("NDRange holds 1 to 3 sizes") {
+    constexpr openclaw::NDRange none;
+    static_assert(none.empty() && none.dimensions() == 0 && none.data() == nullptr);
+    static_assert(none.total() == 0);
+    constexpr openclaw::NDRange line{1024};
+    static_assert(line.dimensions() == 1 && line[0] == 1024 && line.total() == 1024);
+    constexpr openclaw::NDRange cube{4, 8u, std::size_t{2}};
+    static_assert(cube.dimensions() == 3 && cube.total() == 64);
+    CHECK(cube.to_string() == "4x8x2");
+    CHECK(none.to_string() == "(none)");
+    const int n = 100;  // an int variable: accepted without a narrowing error
+    CHECK(openclaw::NDRange{n}[0] == 100);
+
+    const auto error = thrown<openclaw::Error>([] {
+        const int negative = -3;
+        (void)openclaw::NDRange{16, negative};
+    });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(error->what(), has("NDRange: CL_INVALID_VALUE (-30): size -3 in dimension 1"));
+}

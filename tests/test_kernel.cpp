@@ -1,0 +1,399 @@
+// Typed kernels: vector add and a local-memory reduction checked against the CPU, scalars of
+// every kind, the launch forms, geometry checks before the driver, and the launch path's
+// allocations compared with the raw C API's.
+#include <openclaw/openclaw.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <numeric>
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+
+using openclaw::In;
+using openclaw::InOut;
+using openclaw::Local;
+using openclaw::LocalMem;
+using openclaw::NDRange;
+using openclaw::Out;
+using openclaw_test::env;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+// Counts operator new calls on the calling thread, to show the launch path allocates nothing.
+namespace {
+thread_local std::size_t allocations_here = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+    ++allocations_here;
+    if (void* p = std::malloc(size != 0 ? size : 1)) {
+        return p;
+    }
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+    std::free(p);
+}
+
+namespace {
+
+constexpr const char* source = R"CLC(
+__kernel void vector_add(__global const float* a, __global const float* b, __global float* c) {
+    const size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
+
+__kernel void group_sum(__global const float* in, __global float* partial,
+                        __local float* scratch, const uint n) {
+    const uint lid = get_local_id(0);
+    const uint gid = get_global_id(0);
+    scratch[lid] = gid < n ? in[gid] : 0.0f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            scratch[lid] += scratch[lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        partial[get_group_id(0)] = scratch[0];
+    }
+}
+
+typedef struct {
+    float scale;
+    int offset;
+} Transform;
+
+__kernel void transform(__global int* data, const Transform t, const float4 weights,
+                        __global float* dot) {
+    const size_t i = get_global_id(0);
+    data[i] = (int)(data[i] * t.scale) + t.offset;
+    if (i == 0) {
+        dot[0] = weights.x + 2.0f * weights.y + 3.0f * weights.z + 4.0f * weights.w;
+    }
+}
+
+__kernel void lookup(__constant int* table, __global const int* index, __global int* out) {
+    const size_t i = get_global_id(0);
+    out[i] = table[index[i]];
+}
+
+__kernel void fill_index(__global uint* out, const ulong base) {
+    out[get_global_id(0)] = (uint)(base + get_global_id(0));
+}
+)CLC";
+
+struct Transform {  // the OpenCL C struct's host twin: 8 bytes on both sides
+    float scale;
+    cl_int offset;
+};
+
+const openclaw::Program& program() {
+    static const openclaw::Program built = openclaw::Program::build(env().context, source);
+    return built;
+}
+
+}  // namespace
+
+TEST_CASE("vector add of 1M floats matches the CPU") {
+    const std::size_t n = std::size_t{1} << 20;
+    std::vector<float> a(n), b(n), c(n, -1.0f);
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i] = static_cast<float>(i % 1024) * 0.25f;
+        b[i] = 1.0f - static_cast<float>(i % 77);
+    }
+    const openclaw::ReadOnlyBuffer<float> da{env().context, a};
+    const openclaw::ReadOnlyBuffer<float> db{env().context, b};
+    const openclaw::WriteOnlyBuffer<float> dc{env().context, n};
+    auto vadd = program().kernel<In<float>, In<float>, Out<float>>("vector_add");
+    vadd.set_args(da, db, dc);
+    env().queue.enqueue(vadd, NDRange{n}, NDRange{64});
+    dc.read(env().queue, c);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        wrong += c[i] == a[i] + b[i] ? 0 : 1;  // exact: both sides add two floats once
+    }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("a work-group reduction in Local<float> memory matches the CPU") {
+    const cl_uint n = (1u << 20) + 37;  // not a multiple of the group size
+    const std::size_t local = 64;
+    const std::size_t groups = (n + local - 1) / local;
+    std::vector<float> in(n);
+    for (cl_uint i = 0; i < n; ++i) {
+        in[i] = static_cast<float>(i % 7);  // small integers: every partial sum is exact
+    }
+    const openclaw::ReadOnlyBuffer<float> din{env().context, in};
+    const openclaw::WriteOnlyBuffer<float> dpartial{env().context, groups};
+    auto sum = program().kernel<In<float>, Out<float>, Local<float>, cl_uint>("group_sum");
+    env().queue.enqueue(sum.set_args(din, dpartial, LocalMem<float>{local}, n),
+                        NDRange{groups * local}, NDRange{local});
+    std::vector<float> partial(groups);
+    dpartial.read(env().queue, partial);
+
+    double device_total = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+        double expected = 0;
+        for (std::size_t i = g * local; i < std::min<std::size_t>(n, (g + 1) * local); ++i) {
+            expected += in[i];
+        }
+        if (partial[g] != static_cast<float>(expected)) {
+            FAIL_CHECK("group " << g << ": " << partial[g] << " != " << expected);
+        }
+        device_total += partial[g];
+    }
+    CHECK(device_total == std::accumulate(in.begin(), in.end(), 0.0));
+}
+
+TEST_CASE("struct and vector scalars are passed by value") {
+    std::vector<cl_int> data(256);
+    std::iota(data.begin(), data.end(), 0);
+    const openclaw::ReadWriteBuffer<cl_int> ddata{env().context, data};
+    const openclaw::WriteOnlyBuffer<float> ddot{env().context, 1};
+    cl_float4 weights;
+    weights.s[0] = 1.0f;
+    weights.s[1] = 10.0f;
+    weights.s[2] = 100.0f;
+    weights.s[3] = 1000.0f;
+    auto transform = program().kernel<InOut<cl_int>, Transform, cl_float4, Out<float>>("transform");
+    transform.set_args(ddata, Transform{2.0f, -5}, weights, ddot);
+    env().queue.enqueue(transform, NDRange{256});
+    std::vector<cl_int> out(256);
+    ddata.read(env().queue, out);
+    for (cl_int i = 0; i < 256; ++i) {
+        CHECK(out[static_cast<std::size_t>(i)] == 2 * i - 5);
+    }
+    std::vector<float> dot(1);
+    ddot.read(env().queue, dot);
+    CHECK(dot[0] == 1.0f + 20.0f + 300.0f + 4000.0f);
+}
+
+TEST_CASE("Constant<T> takes a readable buffer and set_arg sets one argument") {
+    const std::vector<cl_int> table = {10, 20, 30, 40};
+    const std::vector<cl_int> index = {3, 2, 1, 0, 0, 1, 2, 3};
+    const openclaw::ReadOnlyBuffer<cl_int> dtable{env().context, table};
+    const openclaw::ReadWriteBuffer<cl_int> dindex{env().context, index};  // ReadWrite fits In
+    const openclaw::ReadWriteBuffer<cl_int> dout{env().context, 8};        // ReadWrite fits Out
+    auto lookup = program().kernel<openclaw::Constant<cl_int>, In<cl_int>, Out<cl_int>>("lookup");
+    lookup.set_arg<0>(dtable).set_arg<1>(dindex).set_arg<2>(dout);
+    env().queue.enqueue(lookup, NDRange{8});
+    std::vector<cl_int> out(8);
+    dout.read(env().queue, out);
+    CHECK(out == std::vector<cl_int>{40, 30, 20, 10, 10, 20, 30, 40});
+}
+
+TEST_CASE("scalars convert without narrowing: cl_uint and int literals into cl_ulong") {
+    const openclaw::WriteOnlyBuffer<cl_uint> out{env().context, 4};
+    auto fill = program().kernel<Out<cl_uint>, cl_ulong>("fill_index");
+    fill.set_args(out, 7u);  // unsigned int -> cl_ulong widens: accepted
+    env().queue.enqueue(fill, NDRange{4});
+    std::vector<cl_uint> back(4);
+    out.read(env().queue, back);
+    CHECK(back == std::vector<cl_uint>{7, 8, 9, 10});
+}
+
+TEST_CASE("a launch can return its event") {
+    const openclaw::WriteOnlyBuffer<cl_uint> out{env().context, 64};
+    auto fill = program().kernel<Out<cl_uint>, cl_ulong>("fill_index");
+    const openclaw::Event event =
+        env().queue.enqueue(fill.set_args(out, cl_ulong{100}), NDRange{64}, openclaw::with_event);
+    event.wait();
+    CHECK(event.is_complete());
+    CHECK(event.info<CL_EVENT_COMMAND_TYPE>() ==
+          static_cast<cl_command_type>(CL_COMMAND_NDRANGE_KERNEL));
+    const openclaw::Event grouped =
+        env().queue.enqueue(fill, NDRange{64}, NDRange{16}, openclaw::with_event);
+    grouped.wait();
+    std::vector<cl_uint> back(64);
+    out.read(env().queue, back);
+    CHECK(back[63] == 163);
+}
+
+TEST_CASE("launch geometry is checked against the device before the driver sees it") {
+    const openclaw::WriteOnlyBuffer<cl_uint> out{env().context, 4096};
+    auto fill = program().kernel<Out<cl_uint>, cl_ulong>("fill_index");
+    fill.set_args(out, cl_ulong{0});
+    const std::size_t max_group = env().device.max_work_group_size();
+
+    SECTION("a local size above the device's maximum work-group size") {
+        const auto error = thrown<openclaw::Error>(
+            [&] { env().queue.enqueue(fill, NDRange{max_group * 4}, NDRange{max_group * 2}); });
+        REQUIRE(error);
+        CHECK(error->call() == "clEnqueueNDRangeKernel");
+        const bool item_limit = error->cl_code() == CL_INVALID_WORK_ITEM_SIZE;
+        CHECK((error->cl_code() == CL_INVALID_WORK_GROUP_SIZE || item_limit));
+        CHECK_THAT(error->what(), has(std::to_string(max_group * 2)));
+        CHECK_THAT(error->what(), has("exceeds the device's maximum"));
+        CHECK_THAT(error->what(), has(env().device.name()));
+    }
+    SECTION("a 2-D local size whose product exceeds the maximum") {
+        const auto error = thrown<openclaw::Error>([&] {
+            env().queue.enqueue(fill, NDRange{max_group * 2, 2}, NDRange{max_group, 2});
+        });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_WORK_GROUP_SIZE);
+        CHECK_THAT(error->what(), has("maximum work-group size " + std::to_string(max_group)));
+    }
+    SECTION("a global size that is not a multiple of the local size (OpenCL C 1.x)") {
+        const auto error =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(fill, NDRange{100}, NDRange{64}); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_WORK_GROUP_SIZE);
+        CHECK_THAT(error->what(), has("global size 100 in dimension 0 is not a multiple of "
+                                      "local size 64"));
+    }
+    SECTION("local and global ranges of different dimensions") {
+        const auto error = thrown<openclaw::Error>([&] {
+            env().queue.enqueue(fill, NDRange{64}, NDRange{8, 8});
+        });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_WORK_DIMENSION);
+        CHECK_THAT(error->what(), has("local range 8x8 has 2 dimension(s), global range 64 has 1"));
+    }
+    SECTION("an empty or zero global range") {
+        const auto empty = thrown<openclaw::Error>([&] { env().queue.enqueue(fill, NDRange{}); });
+        REQUIRE(empty);
+        CHECK(empty->cl_code() == CL_INVALID_WORK_DIMENSION);
+        const auto zero = thrown<openclaw::Error>([&] {
+            env().queue.enqueue(fill, NDRange{16, 0});
+        });
+        REQUIRE(zero);
+        CHECK(zero->cl_code() == CL_INVALID_GLOBAL_WORK_SIZE);
+        CHECK_THAT(zero->what(), has("global size is 0 in dimension 1"));
+    }
+    SECTION("a zero local size") {
+        const auto error =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(fill, NDRange{64}, NDRange{0}); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_WORK_ITEM_SIZE);
+    }
+}
+
+TEST_CASE("programs built as OpenCL C 2.0+ may launch non-uniform work-groups") {
+    const openclaw::Device& device = env().device;
+#if CL_TARGET_OPENCL_VERSION >= 300
+    bool has_c3 = false;
+    if (device.version() >= openclaw::Version{3, 0}) {
+        for (const cl_name_version& v : device.info<CL_DEVICE_OPENCL_C_ALL_VERSIONS>()) {
+            has_c3 = has_c3 || CL_VERSION_MAJOR(v.version) >= 3;
+        }
+    }
+    const bool non_uniform = has_c3 && device.info<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>();
+#else
+    const bool non_uniform = false;
+#endif
+    if (!non_uniform) {
+        WARN("\"" << device.name() << "\" has no OpenCL C 3.0 with non-uniform work-groups");
+        CHECK_FALSE(program().non_uniform_groups());
+        return;
+    }
+    const auto cl3 = openclaw::Program::build(env().context, source, {"-cl-std=CL3.0"});
+    CHECK(cl3.non_uniform_groups());
+    const openclaw::WriteOnlyBuffer<cl_uint> out{env().context, 100};
+    auto fill = cl3.kernel<Out<cl_uint>, cl_ulong>("fill_index");
+    env().queue.enqueue(fill.set_args(out, cl_ulong{0}), NDRange{100}, NDRange{64});
+    std::vector<cl_uint> back(100);
+    out.read(env().queue, back);
+    CHECK(back[99] == 99);
+    // -cl-uniform-work-group-size takes the permission back.
+    const auto uniform = openclaw::Program::build(env().context, source,
+                                                  {"-cl-std=CL3.0", "-cl-uniform-work-group-size"});
+    CHECK_FALSE(uniform.non_uniform_groups());
+}
+
+TEST_CASE("kernel creation errors name the kernel") {
+    SECTION("an unknown name lists the kernels that exist") {
+        const auto error = thrown<openclaw::Error>(
+            [] { (void)program().kernel<In<float>, In<float>, Out<float>>("vectoradd"); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_KERNEL_NAME);
+        CHECK(error->call() == "clCreateKernel");
+        CHECK_THAT(error->what(), has("kernel \"vectoradd\": no kernel of that name"));
+        CHECK_THAT(error->what(), has("\"vector_add\""));
+        CHECK_THAT(error->what(), has("\"group_sum\""));
+    }
+    SECTION("a C++ signature with the wrong number of parameters") {
+        const auto error = thrown<openclaw::Error>(
+            [] { (void)program().kernel<In<float>, Out<float>>("vector_add"); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
+        CHECK_THAT(error->what(), has("kernel \"vector_add\" has 3 parameters, the C++ signature "
+                                      "declares 2"));
+    }
+}
+
+TEST_CASE("arguments the compiler cannot see are checked at run time") {
+    auto vadd = program().kernel<In<float>, In<float>, Out<float>>("vector_add");
+    const openclaw::ReadOnlyBuffer<float> a{env().context, 64};
+    const openclaw::WriteOnlyBuffer<float> c{env().context, 64};
+    SECTION("an empty buffer") {
+        const openclaw::ReadOnlyBuffer<float> empty;
+        const auto error = thrown<openclaw::Error>([&] { vadd.set_args(a, empty, c); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_ARG_VALUE);
+        CHECK_THAT(error->what(), has("argument 1 of kernel \"vector_add\" is an empty"));
+    }
+    SECTION("LocalMem of zero elements") {
+        auto sum = program().kernel<In<float>, Out<float>, Local<float>, cl_uint>("group_sum");
+        const auto error =
+            thrown<openclaw::Error>([&] { sum.set_args(a, c, LocalMem<float>{0}, 64u); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_ARG_VALUE);
+        CHECK_THAT(error->what(), has("argument 2 of kernel \"group_sum\" is LocalMem of 0"));
+    }
+    SECTION("a launch before the arguments are set") {
+        auto fresh = program().kernel<In<float>, In<float>, Out<float>>("vector_add");
+        const auto error =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(fresh, NDRange{64}); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
+        CHECK_THAT(error->what(), has("not every argument is set (the kernel takes 3)"));
+    }
+}
+
+TEST_CASE("set_args and enqueue allocate no more than the raw C API does") {
+    const std::size_t n = 1024;
+    const openclaw::ReadOnlyBuffer<float> a{env().context, n};
+    const openclaw::ReadOnlyBuffer<float> b{env().context, n};
+    const openclaw::WriteOnlyBuffer<float> c{env().context, n};
+    auto vadd = program().kernel<In<float>, In<float>, Out<float>>("vector_add");
+    const cl_command_queue queue = env().queue.get();
+    const cl_kernel raw = vadd.get();
+    const cl_mem mems[3] = {a.get(), b.get(), c.get()};
+    const std::size_t global = n;
+    const std::size_t local = 64;
+    const auto raw_loop = [&](int iterations) {
+        for (int i = 0; i < iterations; ++i) {
+            for (cl_uint k = 0; k < 3; ++k) {
+                clSetKernelArg(raw, k, sizeof(cl_mem), &mems[k]);
+            }
+            clEnqueueNDRangeKernel(queue, raw, 1, nullptr, &global, &local, 0, nullptr, nullptr);
+        }
+    };
+    const auto openclaw_loop = [&](int iterations) {
+        for (int i = 0; i < iterations; ++i) {
+            env().queue.enqueue(vadd.set_args(a, b, c), NDRange{n}, NDRange{64});
+        }
+    };
+    raw_loop(10);  // warm-up: first launches may allocate inside the driver
+    openclaw_loop(10);
+    env().queue.finish();
+
+    const std::size_t before_raw = allocations_here;
+    raw_loop(200);
+    const std::size_t raw_allocations = allocations_here - before_raw;
+    env().queue.finish();
+    const std::size_t before = allocations_here;
+    openclaw_loop(200);
+    const std::size_t openclaw_allocations = allocations_here - before;
+    env().queue.finish();
+    CHECK(openclaw_allocations <= raw_allocations);
+}
