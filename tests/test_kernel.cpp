@@ -3,12 +3,10 @@
 // allocations compared with the raw C API's.
 #include <openclaw/openclaw.hpp>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <numeric>
 #include <vector>
 
+#include "support/allocations.hpp"
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
 
@@ -21,25 +19,6 @@ using openclaw::Out;
 using openclaw_test::env;
 using openclaw_test::has;
 using openclaw_test::thrown;
-
-// Counts operator new calls on the calling thread, to show the launch path allocates nothing.
-namespace {
-thread_local std::size_t allocations_here = 0;
-}  // namespace
-
-void* operator new(std::size_t size) {
-    ++allocations_here;
-    if (void* p = std::malloc(size != 0 ? size : 1)) {
-        return p;
-    }
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-    std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-    std::free(p);
-}
 
 namespace {
 
@@ -387,13 +366,60 @@ TEST_CASE("set_args and enqueue allocate no more than the raw C API does") {
     openclaw_loop(10);
     env().queue.finish();
 
-    const std::size_t before_raw = allocations_here;
+    const std::size_t before_raw = openclaw_test::allocations_on_this_thread();
     raw_loop(200);
-    const std::size_t raw_allocations = allocations_here - before_raw;
+    const std::size_t raw_allocations = openclaw_test::allocations_on_this_thread() - before_raw;
     env().queue.finish();
-    const std::size_t before = allocations_here;
+    const std::size_t before = openclaw_test::allocations_on_this_thread();
     openclaw_loop(200);
-    const std::size_t openclaw_allocations = allocations_here - before;
+    const std::size_t openclaw_allocations = openclaw_test::allocations_on_this_thread() - before;
     env().queue.finish();
     CHECK(openclaw_allocations <= raw_allocations);
+}
+
+TEST_CASE("objects of different contexts are refused before a driver sees them") {
+    // A second context on the same device: handing its objects to the first context's queue or
+    // kernels is undefined in OpenCL (a driver of another platform may crash on them).
+    const openclaw::Context other{env().device};
+    const openclaw::Queue other_queue{other, env().device};
+    const openclaw::ReadOnlyBuffer<float> mine{env().context, 64};
+    const openclaw::ReadOnlyBuffer<float> theirs{other, 64};
+    const openclaw::WriteOnlyBuffer<float> out{env().context, 64};
+    auto vadd = program().kernel<In<float>, In<float>, Out<float>>("vector_add");
+
+    SECTION("a buffer of another context as a kernel argument") {
+        const auto error = thrown<openclaw::Error>([&] { vadd.set_args(mine, theirs, out); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_CONTEXT);
+        CHECK_THAT(error->what(),
+                   has("argument 1 of kernel \"vector_add\" is a buffer of another context"));
+    }
+    SECTION("a kernel launched on a queue of another context") {
+        vadd.set_args(mine, mine, out);
+        const auto error = thrown<openclaw::Error>([&] { other_queue.enqueue(vadd, NDRange{64}); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_CONTEXT);
+        CHECK_THAT(error->what(), has("kernel \"vector_add\" belongs to another context"));
+    }
+    SECTION("an empty kernel") {
+        const openclaw::Kernel<In<float>, In<float>, Out<float>> empty;
+        const auto error =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(empty, NDRange{64}); });
+        REQUIRE(error);
+        CHECK_THAT(error->what(), has("the kernel is empty"));
+    }
+    SECTION("transfers through a queue of another context") {
+        std::vector<float> host(64);
+        const auto read = thrown<openclaw::Error>([&] { mine.read(other_queue, host); });
+        REQUIRE(read);
+        CHECK(read->cl_code() == CL_INVALID_CONTEXT);
+        CHECK_THAT(read->what(), has("clEnqueueReadBuffer: CL_INVALID_CONTEXT (-34): the queue "
+                                     "and the buffer belong to different contexts"));
+        const auto fill = thrown<openclaw::Error>([&] { out.fill(other_queue, 1.0f); });
+        REQUIRE(fill);
+        CHECK(fill->call() == "clEnqueueFillBuffer");
+        const auto copy = thrown<openclaw::Error>([&] { mine.copy_to(env().queue, theirs); });
+        REQUIRE(copy);
+        CHECK_THAT(copy->what(), has("source and destination buffers belong to different"));
+    }
 }

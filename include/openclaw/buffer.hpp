@@ -130,6 +130,7 @@ class Buffer {
         if (dst.empty()) {
             return;
         }
+        check_queue(queue, "clEnqueueReadBuffer");
         detail::check(clEnqueueReadBuffer(queue.get(), get(), CL_TRUE, offset * sizeof(T),
                                           dst.size() * sizeof(T), dst.data(), 0, nullptr, nullptr),
                       "clEnqueueReadBuffer", [&] { return describe(offset, dst.size()); });
@@ -143,6 +144,7 @@ class Buffer {
         if (src.empty()) {
             return;
         }
+        check_queue(queue, "clEnqueueWriteBuffer");
         detail::check(clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, offset * sizeof(T),
                                            src.size() * sizeof(T), src.data(), 0, nullptr, nullptr),
                       "clEnqueueWriteBuffer", [&] { return describe(offset, src.size()); });
@@ -189,14 +191,28 @@ class Buffer {
     }
 
     cl_mem get() const noexcept { return handle_.get(); }
+    /// The raw context the buffer belongs to (not retained: the buffer keeps it alive).
+    cl_context context_handle() const noexcept { return context_; }
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   private:
     Buffer(const Context& context, std::size_t count, const T* init)
-        : handle_(create(context, count, init)), size_(count) {}
+        : handle_(create(context, count, init)), context_(context.get()), size_(count) {}
 
     explicit Buffer(detail::Handle<cl_mem> handle)
-        : handle_(std::move(handle)), size_(size_of(handle_.get())) {}
+        : handle_(std::move(handle)),
+          context_(handle_ ? detail::get_info<cl_mem, CL_MEM_CONTEXT>(handle_.get()) : nullptr),
+          size_(size_of(handle_.get())) {}
+
+    // A queue of another context (or platform) can crash the driver that receives the buffer.
+    void check_queue(const Queue& queue, const char* call) const {
+        if (queue.context_handle() != context_) [[unlikely]] {
+            detail::throw_error(CL_INVALID_CONTEXT, call,
+                                context_ == nullptr
+                                    ? "the buffer is empty (default-constructed or moved-from)"
+                                    : "the queue and the buffer belong to different contexts");
+        }
+    }
 
     static detail::Handle<cl_mem> create(const Context& context, std::size_t count, const T* init) {
         if (count == 0 || count > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
@@ -243,6 +259,11 @@ class Buffer {
         if (count == 0) {
             return nothing_to_do(queue, event);
         }
+        check_queue(queue, "clEnqueueCopyBuffer");
+        if (dst.context_handle() != context_) [[unlikely]] {
+            detail::throw_error(CL_INVALID_CONTEXT, "clEnqueueCopyBuffer",
+                                "the source and destination buffers belong to different contexts");
+        }
         detail::check(
             clEnqueueCopyBuffer(queue.get(), get(), dst.get(), src_offset * sizeof(T),
                                 dst_offset * sizeof(T), count * sizeof(T), 0, nullptr, event),
@@ -258,6 +279,7 @@ class Buffer {
         if (count == 0) {
             return nothing_to_do(queue, event);
         }
+        check_queue(queue, "clEnqueueFillBuffer");
         // clEnqueueFillBuffer takes patterns of 1, 2, 4, ..., 128 bytes; other element sizes
         // (a 12-byte struct, say) are written from a host copy of the pattern.
         if constexpr (std::has_single_bit(sizeof(T)) && sizeof(T) <= 128) {
@@ -289,6 +311,7 @@ class Buffer {
     }
 
     detail::Handle<cl_mem> handle_;
+    cl_context context_ = nullptr;
     std::size_t size_ = 0;
 };
 

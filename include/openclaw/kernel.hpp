@@ -43,12 +43,16 @@ class KernelBase {
     }
 
     cl_kernel get() const noexcept { return handle_.get(); }
+    /// The raw context the kernel belongs to (not retained: the kernel keeps it alive).
+    cl_context context_handle() const noexcept { return context_; }
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   protected:
     KernelBase() = default;
-    KernelBase(detail::Handle<cl_kernel> handle, bool non_uniform) noexcept
-        : handle_(std::move(handle)), non_uniform_(non_uniform) {}
+    KernelBase(detail::Handle<cl_kernel> handle, bool non_uniform)
+        : handle_(std::move(handle)),
+          context_(detail::get_info<cl_kernel, CL_KERNEL_CONTEXT>(handle_.get())),
+          non_uniform_(non_uniform) {}
 
     static detail::Handle<cl_kernel> create(const Program& program, std::string_view name) {
         const std::string terminated(name);
@@ -105,8 +109,15 @@ class KernelBase {
             detail::concat("argument ", index, " of kernel \"", name(), "\" is ", what));
     }
 
+    [[noreturn, gnu::noinline, gnu::cold]] void foreign_argument(cl_uint index) const {
+        detail::throw_error(CL_INVALID_CONTEXT, "clSetKernelArg",
+                            detail::concat("argument ", index, " of kernel \"", name(),
+                                           "\" is a buffer of another context"));
+    }
+
   private:
     detail::Handle<cl_kernel> handle_;
+    cl_context context_ = nullptr;
     bool non_uniform_ = false;
 };
 
@@ -207,6 +218,9 @@ class Kernel : public KernelBase {
             const cl_mem mem = arg.get();
             if (mem == nullptr) [[unlikely]] {
                 empty_argument(index, "an empty (default-constructed or moved-from) buffer");
+            }
+            if (arg.context_handle() != context_handle()) [[unlikely]] {
+                foreign_argument(index);
             }
             set_raw(index, sizeof(mem), &mem);
         } else if constexpr (detail::is_local_mem<Arg>) {

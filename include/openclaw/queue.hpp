@@ -11,6 +11,7 @@
 #include <openclaw/event.hpp>
 #include <openclaw/ndrange.hpp>
 
+#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -65,7 +66,9 @@ class Queue {
 
     /// A queue on `device`, which must be one of `context`'s devices.
     Queue(const Context& context, const Device& device, QueueOptions options = {})
-        : handle_(create(context, device, options)), limits_(detail::LaunchLimits::of(device)) {}
+        : handle_(create(context, device, options)),
+          context_(context.get()),
+          limits_(detail::LaunchLimits::of(device)) {}
 
     [[nodiscard]] static Queue adopt(cl_command_queue raw) {
         auto handle = detail::Handle<cl_command_queue>::adopt(raw);
@@ -115,6 +118,8 @@ class Queue {
     }
 
     cl_command_queue get() const noexcept { return handle_.get(); }
+    /// The raw context the queue belongs to (not retained: the queue keeps it alive).
+    cl_context context_handle() const noexcept { return context_; }
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
     friend bool operator==(const Queue& a, const Queue& b) noexcept {
         return a.handle_ == b.handle_;
@@ -123,6 +128,7 @@ class Queue {
   private:
     explicit Queue(detail::Handle<cl_command_queue> handle)
         : handle_(std::move(handle)),
+          context_(info<CL_QUEUE_CONTEXT>()),
           limits_(detail::LaunchLimits::of(Device::retain(info<CL_QUEUE_DEVICE>()))) {}
 
     static detail::Handle<cl_command_queue> create(const Context& context, const Device& device,
@@ -133,6 +139,20 @@ class Queue {
         }
         if (options.out_of_order) {
             bits |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+        }
+        // A device of another context (worse, of another platform) can crash the driver that
+        // receives it, so membership is checked here, once per queue.
+        const auto members = context.info<CL_CONTEXT_DEVICES>();
+        if (std::find(members.begin(), members.end(), device.get()) == members.end()) {
+            std::string names;
+            for (cl_device_id member : members) {
+                names += detail::concat(names.empty() ? "" : ", ", "\"",
+                                        Device::retain(member).name(), "\"");
+            }
+            detail::throw_error(
+                CL_INVALID_DEVICE, "clCreateCommandQueue",
+                detail::concat("device \"", device.name(),
+                               "\" is not one of the context's devices (", names, ")"));
         }
         cl_int code = CL_SUCCESS;
         cl_command_queue raw = nullptr;
@@ -157,9 +177,7 @@ class Queue {
 #endif
         detail::check(code, "clCreateCommandQueue", [&] {
             std::string detail = detail::concat("device \"", device.name(), "\"");
-            if (code == CL_INVALID_DEVICE) {
-                detail += " is not one of the context's devices";
-            } else if (code == CL_INVALID_QUEUE_PROPERTIES) {
+            if (code == CL_INVALID_QUEUE_PROPERTIES) {
                 detail += detail::concat(" does not support the requested properties (profiling ",
                                          options.profiling ? "on" : "off", ", out-of-order ",
                                          options.out_of_order ? "on" : "off", ")");
@@ -172,6 +190,9 @@ class Queue {
     template <class K>
     void launch(const K& kernel, const NDRange& global, const NDRange& local,
                 cl_event* event) const {
+        if (kernel.context_handle() != context_) [[unlikely]] {
+            foreign_kernel(kernel.get());
+        }
         check_geometry(global, local, kernel.non_uniform_groups());
         const cl_int code =
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
@@ -241,6 +262,16 @@ class Queue {
         throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
     }
 
+    [[noreturn, gnu::noinline, gnu::cold]] void foreign_kernel(cl_kernel kernel) const {
+        detail::throw_error(
+            CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
+            kernel == nullptr
+                ? std::string("the kernel is empty (default-constructed or moved-from)")
+                : detail::concat("kernel \"",
+                                 detail::get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel),
+                                 "\" belongs to another context than the queue"));
+    }
+
     [[noreturn, gnu::noinline, gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel,
                                                               const NDRange& global,
                                                               const NDRange& local) const {
@@ -269,6 +300,7 @@ class Queue {
     }
 
     detail::Handle<cl_command_queue> handle_;
+    cl_context context_ = nullptr;
     detail::LaunchLimits limits_;
 };
 
