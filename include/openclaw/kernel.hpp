@@ -9,6 +9,7 @@
 #include <openclaw/params.hpp>
 #include <openclaw/program.hpp>
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -83,12 +84,13 @@ class KernelBase {
     void set_raw(cl_uint index, std::size_t size, const void* value) const {
         const cl_int code = clSetKernelArg(get(), index, size, value);
         if (code != CL_SUCCESS) [[unlikely]] {
-            set_failed(code, index, size);
+            set_failed(code, index, size, "clSetKernelArg");
         }
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void set_failed(cl_int code, cl_uint index,
-                                                           std::size_t size) const {
+                                                           std::size_t size,
+                                                           const char* call) const {
         std::string detail = detail::concat("argument ", index, " of kernel \"", name(), "\"");
         if (code == CL_INVALID_ARG_SIZE) {
             detail += detail::concat(": the kernel's parameter is not ", size,
@@ -98,7 +100,7 @@ class KernelBase {
         } else if (code == CL_INVALID_ARG_INDEX) {
             detail += detail::concat(": the kernel has ", arg_count(), " parameters");
         }
-        throw Error(code, "clSetKernelArg", std::move(detail));
+        throw Error(code, call, std::move(detail));
     }
 
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
@@ -175,6 +177,18 @@ class Kernel : public KernelBase {
         return *this;
     }
 
+    /// Throws CL_INVALID_OPERATION if a buffer bound to this kernel is mapped in a way the
+    /// kernel's use of it conflicts with (Queue::enqueue calls it; free when nothing is mapped).
+    void check_unmapped() const {
+        if (detail::map_registry.any()) [[unlikely]] {
+            for (std::size_t i = 0; i < bound_.size(); ++i) {
+                if (bound_[i] != nullptr) {
+                    detail::map_registry.check(bound_[i], uses_[i], "clEnqueueNDRangeKernel");
+                }
+            }
+        }
+    }
+
     /// Sets argument `Index` alone, with the same compile-time checks.
     template <std::size_t Index, class Arg>
     Kernel& set_arg(const Arg& arg) {
@@ -222,7 +236,20 @@ class Kernel : public KernelBase {
             if (arg.context_handle() != context_handle()) [[unlikely]] {
                 foreign_argument(index);
             }
+            detail::map_registry.check(mem, uses_[index], "clSetKernelArg");
             set_raw(index, sizeof(mem), &mem);
+            bound_[index] = mem;
+        } else if constexpr (detail::is_svm_pointer<Arg>) {
+#if CL_TARGET_OPENCL_VERSION >= 200
+            const cl_int code = clSetKernelArgSVMPointer(get(), index, arg.pointer);
+            if (code != CL_SUCCESS) [[unlikely]] {
+                set_failed(code, index, sizeof(void*), "clSetKernelArgSVMPointer");
+            }
+            bound_[index] = nullptr;
+#else
+            static_assert(sizeof(Arg) == 0,
+                          "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
+#endif
         } else if constexpr (detail::is_local_mem<Arg>) {
             using T = typename detail::ParamTraits<Param>::element_type;
             if (arg.count == 0) [[unlikely]] {
@@ -234,6 +261,11 @@ class Kernel : public KernelBase {
             set_raw(index, sizeof(Param), &value);
         }
     }
+
+    static constexpr std::array<detail::Use, sizeof...(Params)> uses_ = {
+        detail::use_of<Params>()...};
+    // The buffers last bound through this object, for the launch-time mapping check.
+    std::array<cl_mem, sizeof...(Params)> bound_{};
 };
 
 }  // namespace openclaw

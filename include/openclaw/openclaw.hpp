@@ -9,8 +9,11 @@
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/kernel.hpp>
+#include <openclaw/mapping.hpp>
 #include <openclaw/ndrange.hpp>
 #include <openclaw/params.hpp>
+#include <openclaw/pinned.hpp>
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
+#include <openclaw/svm.hpp>

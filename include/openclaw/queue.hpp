@@ -15,17 +15,34 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
 namespace openclaw {
 
 class KernelBase;
+class Queue;
+
+namespace detail {
+struct QueueState;
+QueueState& state_of(const Queue& queue);
+}  // namespace detail
+
+/// Whether large blocking transfers from or to pageable host memory go through pinned staging
+/// buffers (pipelined: the host copies one chunk while the device moves the previous one).
+enum class Staging {
+    automatic,  ///< for discrete devices (a GPU or accelerator without host-unified memory)
+    always,
+    never,
+};
 
 /// How a queue executes; designated initializers read well: `Queue{ctx, dev, {.profiling = true}}`.
 struct QueueOptions {
     bool profiling = false;     ///< events carry start/end timestamps
     bool out_of_order = false;  ///< commands may run in any order their events allow
+    Staging staging = Staging::automatic;
     friend constexpr bool operator==(const QueueOptions&, const QueueOptions&) = default;
 };
 
@@ -58,6 +75,23 @@ struct LaunchLimits {
     }
 };
 
+/// What copies of one Queue share: the staging buffers of pipelined transfers, made on first
+/// use (memory layer, detail/staging.hpp), and whether to use them.
+struct QueueState {
+    std::mutex mutex;
+    std::shared_ptr<void> staging;
+    bool stage_pageable = false;
+    Staging mode = Staging::automatic;
+};
+
+inline bool stages_pageable(const Device& device, Staging mode) {
+    if (mode != Staging::automatic) {
+        return mode == Staging::always;
+    }
+    return (device.is_gpu() || device.is_accelerator()) &&
+           !device.info<0x1035 /* CL_DEVICE_HOST_UNIFIED_MEMORY */>();
+}
+
 }  // namespace detail
 
 class Queue {
@@ -68,7 +102,8 @@ class Queue {
     Queue(const Context& context, const Device& device, QueueOptions options = {})
         : handle_(create(context, device, options)),
           context_(context.get()),
-          limits_(detail::LaunchLimits::of(device)) {}
+          limits_(detail::LaunchLimits::of(device)),
+          state_(make_state(device, options.staging)) {}
 
     [[nodiscard]] static Queue adopt(cl_command_queue raw) {
         auto handle = detail::Handle<cl_command_queue>::adopt(raw);
@@ -83,7 +118,7 @@ class Queue {
     QueueOptions options() const {
         const cl_command_queue_properties bits = info<CL_QUEUE_PROPERTIES>();
         return {(bits & CL_QUEUE_PROFILING_ENABLE) != 0,
-                (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0};
+                (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0, state_->mode};
     }
 
     /// Blocks until every command enqueued so far has completed.
@@ -129,7 +164,17 @@ class Queue {
     explicit Queue(detail::Handle<cl_command_queue> handle)
         : handle_(std::move(handle)),
           context_(info<CL_QUEUE_CONTEXT>()),
-          limits_(detail::LaunchLimits::of(Device::retain(info<CL_QUEUE_DEVICE>()))) {}
+          limits_(detail::LaunchLimits::of(device())),
+          state_(make_state(device(), Staging::automatic)) {}
+
+    static std::shared_ptr<detail::QueueState> make_state(const Device& device, Staging mode) {
+        auto state = std::make_shared<detail::QueueState>();
+        state->mode = mode;
+        state->stage_pageable = detail::stages_pageable(device, mode);
+        return state;
+    }
+
+    friend detail::QueueState& detail::state_of(const Queue& queue);
 
     static detail::Handle<cl_command_queue> create(const Context& context, const Device& device,
                                                    QueueOptions options) {
@@ -194,6 +239,9 @@ class Queue {
             foreign_kernel(kernel.get());
         }
         check_geometry(global, local, kernel.non_uniform_groups());
+        if constexpr (requires { kernel.check_unmapped(); }) {
+            kernel.check_unmapped();
+        }
         const cl_int code =
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
                                    local.data(), 0, nullptr, event);
@@ -302,6 +350,13 @@ class Queue {
     detail::Handle<cl_command_queue> handle_;
     cl_context context_ = nullptr;
     detail::LaunchLimits limits_;
+    std::shared_ptr<detail::QueueState> state_;
 };
+
+namespace detail {
+inline QueueState& state_of(const Queue& queue) {
+    return *queue.state_;
+}
+}  // namespace detail
 
 }  // namespace openclaw
