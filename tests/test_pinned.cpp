@@ -94,6 +94,7 @@ TEST_CASE("staged transfers move every element, at any size and offset") {
         device.read_at(staged, 100, back);
         CHECK(back == values);
         // The same data through an unstaged queue, and the elements before the offset intact.
+        staged.finish();  // the fill (and any write) ran on the other queue
         std::vector<cl_uint> direct(size);
         const openclaw::Queue plain{
             env().context, env().device, {.staging = openclaw::Staging::never}};

@@ -117,13 +117,16 @@ class CopyWorkers {
 /// A queue's pinned staging buffers (persistently mapped) and copy threads.
 class StagingPool {
   public:
-    static constexpr std::size_t chunk_bytes = std::size_t{4} << 20;
+    // Measured on an H200 host (16 cores) with bench/transfers: 8 MiB chunks copied by 16
+    // threads moved 1 GiB at 46 GB/s (write) and 43 GB/s (read); 4 MiB chunks or 8 threads
+    // reached 32 to 38 GB/s. See bench/RESULTS.md.
+    static constexpr std::size_t chunk_bytes = std::size_t{8} << 20;
     static constexpr std::size_t slot_count = 4;
     /// Transfers smaller than this go straight to the driver.
     static constexpr std::size_t threshold_bytes = std::size_t{4} << 20;
 
     StagingPool(cl_context context, cl_command_queue queue)
-        : workers_(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u)) {
+        : workers_(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)) {
         for (Slot& slot : slots_) {
             cl_int code = CL_SUCCESS;
             slot.mem = Handle<cl_mem>::adopt(clCreateBuffer(
