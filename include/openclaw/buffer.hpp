@@ -172,33 +172,43 @@ class Buffer {
     /// Blocking read of the whole buffer into `dst`, which must hold at least size() elements.
     /// Large reads into pageable memory of a discrete device are pipelined through pinned
     /// staging buffers (see QueueOptions::staging).
-    void read(const Queue& queue, std::span<T> dst) const {
+    void read(const Queue& queue, std::span<T> dst, const WaitList& wait = {}) const {
         check_destination(dst.size());
-        read_at(queue, 0, dst.first(size_));
+        read_at(queue, 0, dst.first(size_), wait);
     }
     /// Blocking read of dst.size() elements starting at element `offset`.
-    void read_at(const Queue& queue, std::size_t offset, std::span<T> dst) const {
-        transfer<Direction::read>(queue, offset, dst.data(), dst.size(), true);
+    void read_at(const Queue& queue, std::size_t offset, std::span<T> dst,
+                 const WaitList& wait = {}) const {
+        transfer<Direction::read>(queue, offset, dst.data(), dst.size(), true, wait);
     }
     /// Blocking read into pinned memory: straight at the DMA rate, no staging.
-    void read(const Queue& queue, PinnedBuffer<T>& dst) const {
+    void read(const Queue& queue, PinnedBuffer<T>& dst, const WaitList& wait = {}) const {
         check_destination(dst.size());
-        transfer<Direction::read>(queue, 0, dst.data(), size_, false);
+        transfer<Direction::read>(queue, 0, dst.data(), size_, false, wait);
     }
-    void read_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst) const {
-        transfer<Direction::read>(queue, offset, dst.data(), dst.size(), false);
+    void read_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
+                 const WaitList& wait = {}) const {
+        transfer<Direction::read>(queue, offset, dst.data(), dst.size(), false, wait);
     }
 
     /// Blocking write of `src` over the start of the buffer; src.size() must not exceed size().
-    void write(const Queue& queue, std::span<const T> src) const { write_at(queue, 0, src); }
+    void write(const Queue& queue, std::span<const T> src, const WaitList& wait = {}) const {
+        write_at(queue, 0, src, wait);
+    }
     /// Blocking write of `src` starting at element `offset`.
-    void write_at(const Queue& queue, std::size_t offset, std::span<const T> src) const {
-        transfer<Direction::write>(queue, offset, const_cast<T*>(src.data()), src.size(), true);
+    void write_at(const Queue& queue, std::size_t offset, std::span<const T> src,
+                  const WaitList& wait = {}) const {
+        transfer<Direction::write>(queue, offset, const_cast<T*>(src.data()), src.size(), true,
+                                   wait);
     }
     /// Blocking write from pinned memory: straight at the DMA rate, no staging.
-    void write(const Queue& queue, const PinnedBuffer<T>& src) const { write_at(queue, 0, src); }
-    void write_at(const Queue& queue, std::size_t offset, const PinnedBuffer<T>& src) const {
-        transfer<Direction::write>(queue, offset, const_cast<T*>(src.data()), src.size(), false);
+    void write(const Queue& queue, const PinnedBuffer<T>& src, const WaitList& wait = {}) const {
+        write_at(queue, 0, src, wait);
+    }
+    void write_at(const Queue& queue, std::size_t offset, const PinnedBuffer<T>& src,
+                  const WaitList& wait = {}) const {
+        transfer<Direction::write>(queue, offset, const_cast<T*>(src.data()), src.size(), false,
+                                   wait);
     }
 
     // ---- asynchronous transfers (pinned memory only) -------------------------------------
@@ -206,20 +216,22 @@ class Buffer {
     /// Starts reading the start of the buffer into `dst` and returns at once. `dst` records the
     /// transfer: its destructor (or dst.wait()) waits for it, so the memory cannot be freed
     /// under the copy. Pageable memory is not accepted here: its lifetime is the caller's.
-    [[nodiscard]] Event read_async(const Queue& queue, PinnedBuffer<T>& dst) const {
-        return read_async_at(queue, 0, dst);
+    [[nodiscard]] Event read_async(const Queue& queue, PinnedBuffer<T>& dst,
+                                   const WaitList& wait = {}) const {
+        return read_async_at(queue, 0, dst, wait);
     }
-    [[nodiscard]] Event read_async_at(const Queue& queue, std::size_t offset,
-                                      PinnedBuffer<T>& dst) const {
-        return transfer_async<Direction::read>(queue, offset, dst);
+    [[nodiscard]] Event read_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
+                                      const WaitList& wait = {}) const {
+        return transfer_async<Direction::read>(queue, offset, dst, wait);
     }
     /// Starts writing `src` over the start of the buffer and returns at once (see read_async).
-    [[nodiscard]] Event write_async(const Queue& queue, PinnedBuffer<T>& src) const {
-        return write_async_at(queue, 0, src);
+    [[nodiscard]] Event write_async(const Queue& queue, PinnedBuffer<T>& src,
+                                    const WaitList& wait = {}) const {
+        return write_async_at(queue, 0, src, wait);
     }
-    [[nodiscard]] Event write_async_at(const Queue& queue, std::size_t offset,
-                                       PinnedBuffer<T>& src) const {
-        return transfer_async<Direction::write>(queue, offset, src);
+    [[nodiscard]] Event write_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& src,
+                                       const WaitList& wait = {}) const {
+        return transfer_async<Direction::write>(queue, offset, src, wait);
     }
 
     // ---- device-side copy and fill -------------------------------------------------------
@@ -227,64 +239,70 @@ class Buffer {
     /// Enqueues a device-side copy of the whole buffer to the start of `dst` (ordered on the
     /// queue; no host memory is involved, so it need not block). dst must be at least as large.
     template <class DstAccess>
-    void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst) const {
-        copy_to(queue, dst, 0, 0, size_);
+    void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst,
+                 const WaitList& wait = {}) const {
+        copy_to(queue, dst, 0, 0, size_, wait);
     }
     /// Copies `count` elements from element `src_offset` to element `dst_offset` of `dst`.
     template <class DstAccess>
     void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst, std::size_t src_offset,
-                 std::size_t dst_offset, std::size_t count) const {
-        copy(queue, dst, src_offset, dst_offset, count, nullptr);
+                 std::size_t dst_offset, std::size_t count, const WaitList& wait = {}) const {
+        copy(queue, dst, src_offset, dst_offset, count, wait, nullptr);
     }
     template <class DstAccess>
     [[nodiscard]] Event copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst,
                                 std::size_t src_offset, std::size_t dst_offset, std::size_t count,
-                                WithEvent) const {
+                                WithEvent, const WaitList& wait = {}) const {
         cl_event raw = nullptr;
-        copy(queue, dst, src_offset, dst_offset, count, &raw);
+        copy(queue, dst, src_offset, dst_offset, count, wait, &raw);
         return Event::adopt(raw);
     }
 
     /// Enqueues setting every element to `value` (ordered on the queue; the pattern is copied at
     /// once, so it need not block).
-    void fill(const Queue& queue, const T& value) const { fill(queue, value, 0, size_); }
+    void fill(const Queue& queue, const T& value, const WaitList& wait = {}) const {
+        fill(queue, value, 0, size_, wait);
+    }
     /// Sets `count` elements from element `offset` to `value`.
-    void fill(const Queue& queue, const T& value, std::size_t offset, std::size_t count) const {
-        fill_range(queue, value, offset, count, nullptr);
+    void fill(const Queue& queue, const T& value, std::size_t offset, std::size_t count,
+              const WaitList& wait = {}) const {
+        fill_range(queue, value, offset, count, wait, nullptr);
     }
     [[nodiscard]] Event fill(const Queue& queue, const T& value, std::size_t offset,
-                             std::size_t count, WithEvent) const {
+                             std::size_t count, WithEvent, const WaitList& wait = {}) const {
         cl_event raw = nullptr;
-        fill_range(queue, value, offset, count, &raw);
+        fill_range(queue, value, offset, count, wait, &raw);
         return Event::adopt(raw);
     }
 
     // ---- mapped views --------------------------------------------------------------------
 
     /// Maps the buffer for reading (blocking) and returns a view over const T that unmaps itself.
-    [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue) const {
-        return map_read(queue, 0, size_);
+    [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue,
+                                               const WaitList& wait = {}) const {
+        return map_read(queue, 0, size_, wait);
     }
     [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue, std::size_t offset,
-                                               std::size_t count) const {
-        return map<const T>(queue, CL_MAP_READ, offset, count);
+                                               std::size_t count, const WaitList& wait = {}) const {
+        return map<const T>(queue, CL_MAP_READ, offset, count, wait);
     }
     /// Maps the buffer for writing only (CL_MAP_WRITE_INVALIDATE_REGION: the previous contents
     /// are not copied to the host, so the view starts undefined).
-    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue) const {
-        return map_write(queue, 0, size_);
+    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, const WaitList& wait = {}) const {
+        return map_write(queue, 0, size_, wait);
     }
-    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, std::size_t offset,
-                                          std::size_t count) const {
-        return map<T>(queue, CL_MAP_WRITE_INVALIDATE_REGION, offset, count);
+    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, std::size_t offset, std::size_t count,
+                                          const WaitList& wait = {}) const {
+        return map<T>(queue, CL_MAP_WRITE_INVALIDATE_REGION, offset, count, wait);
     }
     /// Maps the buffer for reading and writing.
-    [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue) const {
-        return map_read_write(queue, 0, size_);
+    [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue,
+                                               const WaitList& wait = {}) const {
+        return map_read_write(queue, 0, size_, wait);
     }
     [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue, std::size_t offset,
-                                               std::size_t count) const {
-        return map<T>(queue, CL_MAP_READ | CL_MAP_WRITE, offset, count);
+                                               std::size_t count, const WaitList& wait = {}) const {
+        return map<T>(queue, CL_MAP_READ | CL_MAP_WRITE, offset, count, wait);
     }
 
     template <cl_mem_info Param>
@@ -408,8 +426,8 @@ class Buffer {
     /// Blocking transfer of `count` elements at element `offset` to or from `host`;
     /// `pageable` host memory may go through the queue's staging buffers.
     template <Direction D>
-    void transfer(const Queue& queue, std::size_t offset, T* host, std::size_t count,
-                  bool pageable) const {
+    void transfer(const Queue& queue, std::size_t offset, T* host, std::size_t count, bool pageable,
+                  const WaitList& wait) const {
         constexpr const char* call =
             D == Direction::read ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
         detail::check_range(call, D == Direction::read ? "read" : "write", offset, count, size_);
@@ -423,6 +441,10 @@ class Buffer {
         const std::size_t bytes = count * sizeof(T);
         if (pageable && bytes >= detail::StagingPool::threshold_bytes) {
             if (auto [pool, lock] = detail::staging_of(queue); pool != nullptr) {
+                if (!wait.empty()) {
+                    detail::check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents",
+                                  [] { return "the wait list of a staged transfer"; });
+                }
                 if constexpr (D == Direction::read) {
                     pool->read(queue.get(), get(), begin, reinterpret_cast<std::byte*>(host),
                                bytes);
@@ -435,17 +457,18 @@ class Buffer {
         }
         cl_int code = CL_SUCCESS;
         if constexpr (D == Direction::read) {
-            code = clEnqueueReadBuffer(queue.get(), get(), CL_TRUE, begin, bytes, host, 0, nullptr,
-                                       nullptr);
+            code = clEnqueueReadBuffer(queue.get(), get(), CL_TRUE, begin, bytes, host, wait.size(),
+                                       wait.data(), nullptr);
         } else {
-            code = clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, begin, bytes, host, 0, nullptr,
-                                        nullptr);
+            code = clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, begin, bytes, host,
+                                        wait.size(), wait.data(), nullptr);
         }
         detail::check(code, call, [&] { return describe(offset, count); });
     }
 
     template <Direction D>
-    Event transfer_async(const Queue& queue, std::size_t offset, PinnedBuffer<T>& host) const {
+    Event transfer_async(const Queue& queue, std::size_t offset, PinnedBuffer<T>& host,
+                         const WaitList& wait) const {
         constexpr const char* call =
             D == Direction::read ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
         detail::check_range(call, D == Direction::read ? "read" : "write", offset, host.size(),
@@ -455,17 +478,17 @@ class Buffer {
             get(), D == Direction::read ? detail::Use::read : detail::Use::write, call);
         cl_event raw = nullptr;
         if (host.empty()) {
-            nothing_to_do(queue, &raw);
+            nothing_to_do(queue, wait, &raw);
             return Event::adopt(raw);
         }
         const std::size_t begin = offset * sizeof(T);
         cl_int code = CL_SUCCESS;
         if constexpr (D == Direction::read) {
             code = clEnqueueReadBuffer(queue.get(), get(), CL_FALSE, begin, host.size_bytes(),
-                                       host.data(), 0, nullptr, &raw);
+                                       host.data(), wait.size(), wait.data(), &raw);
         } else {
             code = clEnqueueWriteBuffer(queue.get(), get(), CL_FALSE, begin, host.size_bytes(),
-                                        host.data(), 0, nullptr, &raw);
+                                        host.data(), wait.size(), wait.data(), &raw);
         }
         detail::check(code, call, [&] { return describe(offset, host.size()); });
         Event event = Event::adopt(raw);
@@ -475,11 +498,12 @@ class Buffer {
 
     template <class DstAccess>
     void copy(const Queue& queue, const Buffer<T, DstAccess>& dst, std::size_t src_offset,
-              std::size_t dst_offset, std::size_t count, cl_event* event) const {
+              std::size_t dst_offset, std::size_t count, const WaitList& wait,
+              cl_event* event) const {
         detail::check_range("clEnqueueCopyBuffer", "source", src_offset, count, size_);
         detail::check_range("clEnqueueCopyBuffer", "destination", dst_offset, count, dst.size());
         if (count == 0) {
-            return nothing_to_do(queue, event);
+            return nothing_to_do(queue, wait, event);
         }
         check_queue(queue, "clEnqueueCopyBuffer");
         if (dst.context_handle() != context_) [[unlikely]] {
@@ -488,20 +512,20 @@ class Buffer {
         }
         detail::map_registry.check(get(), detail::Use::read, "clEnqueueCopyBuffer");
         detail::map_registry.check(dst.get(), detail::Use::write, "clEnqueueCopyBuffer");
-        detail::check(
-            clEnqueueCopyBuffer(queue.get(), get(), dst.get(), src_offset * sizeof(T),
-                                dst_offset * sizeof(T), count * sizeof(T), 0, nullptr, event),
-            "clEnqueueCopyBuffer", [&] {
-                return detail::concat("copy of ", count, " elements from offset ", src_offset,
-                                      " to offset ", dst_offset);
-            });
+        detail::check(clEnqueueCopyBuffer(queue.get(), get(), dst.get(), src_offset * sizeof(T),
+                                          dst_offset * sizeof(T), count * sizeof(T), wait.size(),
+                                          wait.data(), event),
+                      "clEnqueueCopyBuffer", [&] {
+                          return detail::concat("copy of ", count, " elements from offset ",
+                                                src_offset, " to offset ", dst_offset);
+                      });
     }
 
     void fill_range(const Queue& queue, const T& value, std::size_t offset, std::size_t count,
-                    cl_event* event) const {
+                    const WaitList& wait, cl_event* event) const {
         detail::check_range("clEnqueueFillBuffer", "fill", offset, count, size_);
         if (count == 0) {
-            return nothing_to_do(queue, event);
+            return nothing_to_do(queue, wait, event);
         }
         check_queue(queue, "clEnqueueFillBuffer");
         detail::map_registry.check(get(), detail::Use::write, "clEnqueueFillBuffer");
@@ -510,30 +534,30 @@ class Buffer {
         if constexpr (std::has_single_bit(sizeof(T)) && sizeof(T) <= 128) {
             detail::check(
                 clEnqueueFillBuffer(queue.get(), get(), &value, sizeof(T), offset * sizeof(T),
-                                    count * sizeof(T), 0, nullptr, event),
+                                    count * sizeof(T), wait.size(), wait.data(), event),
                 "clEnqueueFillBuffer", [&] { return describe(offset, count); });
         } else {
             const std::vector<T> pattern(count, value);
-            detail::check(
-                clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, offset * sizeof(T),
-                                     count * sizeof(T), pattern.data(), 0, nullptr, event),
-                "clEnqueueWriteBuffer", [&] { return describe(offset, count); });
+            detail::check(clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, offset * sizeof(T),
+                                               count * sizeof(T), pattern.data(), wait.size(),
+                                               wait.data(), event),
+                          "clEnqueueWriteBuffer", [&] { return describe(offset, count); });
         }
     }
 
     template <class View>
     MappedSpan<View> map(const Queue& queue, cl_map_flags flags, std::size_t offset,
-                         std::size_t count) const {
+                         std::size_t count, const WaitList& wait) const {
         detail::check_range("clEnqueueMapBuffer", "map", offset, count, size_);
         check_queue(queue, "clEnqueueMapBuffer");
-        return MappedSpan<View>::map(queue.get(), get(), flags, offset, count);
+        return MappedSpan<View>::map(queue.get(), get(), flags, offset, count, wait);
     }
 
     // Drivers refuse zero-sized commands; an empty range is a no-op, with a marker when the
     // caller wants an event to wait on.
-    static void nothing_to_do(const Queue& queue, cl_event* event) {
+    static void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event) {
         if (event != nullptr) {
-            detail::check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, event),
+            detail::check(clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event),
                           "clEnqueueMarkerWithWaitList");
         }
     }

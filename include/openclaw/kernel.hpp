@@ -177,6 +177,32 @@ class Kernel : public KernelBase {
         return *this;
     }
 
+    /// A kernel of its own for another thread (a kernel's argument values may not be set from
+    /// two threads at once). On OpenCL 2.1+ platforms clCloneKernel copies the argument values
+    /// set so far; on older ones the clone is made afresh from the program and its arguments
+    /// must be set again.
+    [[nodiscard]] Kernel clone() const {
+#if CL_TARGET_OPENCL_VERSION >= 210
+        const Program source = program();
+        if (source.context().devices().front().platform().version() >= Version{2, 1}) {
+            cl_int code = CL_SUCCESS;
+            cl_kernel raw = clCloneKernel(get(), &code);
+            if (code == CL_SUCCESS) {
+                Kernel copy(detail::Handle<cl_kernel>::adopt(raw), non_uniform_groups());
+                copy.bound_ = bound_;  // the argument values came along
+                return copy;
+            }
+            if (code != CL_INVALID_OPERATION) {
+                detail::throw_error(code, "clCloneKernel",
+                                    detail::concat("kernel \"", name(), "\""));
+            }
+        }
+        return Kernel(source, name());
+#else
+        return Kernel(program(), name());
+#endif
+    }
+
     /// Throws CL_INVALID_OPERATION if a buffer bound to this kernel is mapped in a way the
     /// kernel's use of it conflicts with (Queue::enqueue calls it; free when nothing is mapped).
     void check_unmapped() const {

@@ -7,6 +7,7 @@
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/error.hpp>
+#include <openclaw/event.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -186,7 +187,7 @@ class MappedSpan {
     /// Maps `count` elements at element `offset` of `mem` (blocking) and registers the mapping.
     /// Used by Buffer::map_read/map_write/map_read_write.
     static MappedSpan map(cl_command_queue queue, cl_mem mem, cl_map_flags flags,
-                          std::size_t offset, std::size_t count) {
+                          std::size_t offset, std::size_t count, const WaitList& wait = {}) {
         MappedSpan view;
         if (count == 0) {
             return view;
@@ -199,8 +200,8 @@ class MappedSpan {
         const std::uint64_t ticket =
             detail::map_registry.add(mem, begin, begin + bytes, writable, "clEnqueueMapBuffer");
         cl_int code = CL_SUCCESS;
-        void* host = clEnqueueMapBuffer(queue, mem, CL_TRUE, flags, begin, bytes, 0, nullptr,
-                                        nullptr, &code);
+        void* host = clEnqueueMapBuffer(queue, mem, CL_TRUE, flags, begin, bytes, wait.size(),
+                                        wait.data(), nullptr, &code);
         if (code != CL_SUCCESS) {
             detail::map_registry.remove(ticket);
             detail::throw_error(code, "clEnqueueMapBuffer",

@@ -2,6 +2,7 @@
 #pragma once
 // The umbrella header: everything public in openclaw.
 
+#include <openclaw/async.hpp>
 #include <openclaw/buffer.hpp>
 #include <openclaw/config.hpp>
 #include <openclaw/context.hpp>
@@ -16,4 +17,5 @@
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
+#include <openclaw/split.hpp>
 #include <openclaw/svm.hpp>

@@ -127,23 +127,42 @@ class Queue {
     void flush() const { detail::check(clFlush(get()), "clFlush"); }
 
     /// Launches `kernel` with the arguments it holds over `global` work-items in work-groups of
-    /// `local` (empty: the driver chooses). The geometry is checked against the device first.
-    /// Returns when the launch is enqueued; `kernel.set_args(...)` returns the kernel, so
-    /// `queue.enqueue(k.set_args(a, b), NDRange{n})` binds and launches in one expression.
+    /// `local` (empty: the driver chooses), after the events of `wait` (see after()). The
+    /// geometry is checked against the device first. Returns when the launch is enqueued;
+    /// `kernel.set_args(...)` returns the kernel, so `queue.enqueue(k.set_args(a, b),
+    /// NDRange{n})` binds and launches in one expression.
     template <std::derived_from<KernelBase> K>
-    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {}) const {
-        launch(kernel, global, local, nullptr);
+    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {},
+                 const WaitList& wait = {}) const {
+        launch(kernel, global, local, wait, nullptr);
     }
     /// As enqueue(), returning the launch's Event.
     template <std::derived_from<KernelBase> K>
-    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent) const {
-        return enqueue(kernel, global, NDRange{}, with_event);
+    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent,
+                                const WaitList& wait = {}) const {
+        return enqueue(kernel, global, NDRange{}, with_event, wait);
     }
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
-                                WithEvent) const {
+                                WithEvent, const WaitList& wait = {}) const {
         cl_event raw = nullptr;
-        launch(kernel, global, local, &raw);
+        launch(kernel, global, local, wait, &raw);
+        return Event::adopt(raw);
+    }
+
+    /// An event that completes when the events of `wait` have (or, with an empty list, when
+    /// every command enqueued so far has). Other commands may run past it.
+    [[nodiscard]] Event marker(const WaitList& wait = {}) const {
+        cl_event raw = nullptr;
+        detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
+                      "clEnqueueMarkerWithWaitList");
+        return Event::adopt(raw);
+    }
+    /// As marker(), and commands enqueued after it wait for it (matters on out-of-order queues).
+    [[nodiscard]] Event barrier(const WaitList& wait = {}) const {
+        cl_event raw = nullptr;
+        detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
+                      "clEnqueueBarrierWithWaitList");
         return Event::adopt(raw);
     }
 
@@ -188,7 +207,18 @@ class Queue {
         // A device of another context (worse, of another platform) can crash the driver that
         // receives it, so membership is checked here, once per queue.
         const auto members = context.info<CL_CONTEXT_DEVICES>();
-        if (std::find(members.begin(), members.end(), device.get()) == members.end()) {
+        // PoCL lists the root device for a context made of its sub-devices, so a device's
+        // ancestors count as members too.
+        const auto member = [&](cl_device_id id) {
+            for (; id != nullptr;
+                 id = detail::get_info<cl_device_id, CL_DEVICE_PARENT_DEVICE>(id)) {
+                if (std::find(members.begin(), members.end(), id) != members.end()) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        if (!member(device.get())) {
             std::string names;
             for (cl_device_id member : members) {
                 names += detail::concat(names.empty() ? "" : ", ", "\"",
@@ -233,7 +263,7 @@ class Queue {
     }
 
     template <class K>
-    void launch(const K& kernel, const NDRange& global, const NDRange& local,
+    void launch(const K& kernel, const NDRange& global, const NDRange& local, const WaitList& wait,
                 cl_event* event) const {
         if (kernel.context_handle() != context_) [[unlikely]] {
             foreign_kernel(kernel.get());
@@ -244,7 +274,7 @@ class Queue {
         }
         const cl_int code =
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
-                                   local.data(), 0, nullptr, event);
+                                   local.data(), wait.size(), wait.data(), event);
         if (code != CL_SUCCESS) [[unlikely]] {
             launch_failed(code, kernel.get(), global, local);
         }
