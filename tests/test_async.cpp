@@ -6,7 +6,7 @@
 
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
-#include "support/task.hpp"
+#include "task.hpp"  // examples/async_pipeline/task.hpp
 
 using openclaw::In;
 using openclaw::InOut;
@@ -14,7 +14,7 @@ using openclaw::NDRange;
 using openclaw::Out;
 using openclaw_test::env;
 using openclaw_test::has;
-using openclaw_test::Task;
+using example::Task;
 
 namespace {
 

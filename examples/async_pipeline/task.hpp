@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A minimal coroutine task for the tests: starts at once, and get() blocks until it finished,
-// returning its value or rethrowing its exception. (openclaw supplies awaitables, not tasks.)
+// A minimal coroutine task: it starts at once, and get() blocks until it finished, returning its
+// value or rethrowing its exception. openclaw supplies awaitables (co_await on an Event), not a
+// task type: this one is enough for the example and the tests; bring your own for real code.
 
 #include <condition_variable>
 #include <coroutine>
@@ -10,7 +11,7 @@
 #include <optional>
 #include <utility>
 
-namespace openclaw_test {
+namespace example {
 
 template <class T>
 class Task {
@@ -73,4 +74,4 @@ class Task {
     std::coroutine_handle<promise_type> handle_;
 };
 
-}  // namespace openclaw_test
+}  // namespace example
