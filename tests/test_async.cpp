@@ -8,13 +8,13 @@
 #include "support/fixture.hpp"
 #include "task.hpp"  // examples/async_pipeline/task.hpp
 
+using example::Task;
 using openclaw::In;
 using openclaw::InOut;
 using openclaw::NDRange;
 using openclaw::Out;
 using openclaw_test::env;
 using openclaw_test::has;
-using example::Task;
 
 namespace {
 
