@@ -17,5 +17,6 @@
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
+#include <openclaw/select.hpp>
 #include <openclaw/split.hpp>
 #include <openclaw/svm.hpp>
