@@ -254,8 +254,7 @@ namespace detail {
 
 /// What DynamicKernel::set_args accepts: buffers, LocalMem and plain values.
 template <class A>
-concept DynamicArgument =
-    is_buffer<A> || is_local_mem<A> ||
+concept DynamicArgument = is_buffer<A> || is_local_mem<A> ||
     (std::is_trivially_copyable_v<A> && !std::is_pointer_v<A> && !std::is_same_v<A, bool> &&
      !std::is_array_v<A>);
 
@@ -330,10 +329,10 @@ class DynamicKernel : public KernelBase {
                       "DynamicKernel::set_arg: pass a buffer, LocalMem<T>{count} or a trivially "
                       "copyable value (not a pointer, array or bool)");
         if (index >= params_.size()) [[unlikely]] {
-            detail::throw_error(CL_INVALID_ARG_INDEX, "clSetKernelArg",
-                                detail::concat("argument ", index, " of kernel \"", name(),
-                                               "\": the kernel has ", params_.size(),
-                                               " parameters"));
+            detail::throw_error(
+                CL_INVALID_ARG_INDEX, "clSetKernelArg",
+                detail::concat("argument ", index, " of kernel \"", name(), "\": the kernel has ",
+                               params_.size(), " parameters"));
         }
         if (arg_info_) {
             check_argument<Arg>(index);
@@ -379,10 +378,10 @@ class DynamicKernel : public KernelBase {
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void wrong_count(std::size_t given) const {
-        detail::throw_error(CL_INVALID_KERNEL_ARGS, "clSetKernelArg",
-                            detail::concat("set_args: kernel \"", name(), "\" takes ",
-                                           params_.size(), " arguments, ", given, " given ",
-                                           signature()));
+        detail::throw_error(
+            CL_INVALID_KERNEL_ARGS, "clSetKernelArg",
+            detail::concat("set_args: kernel \"", name(), "\" takes ", params_.size(),
+                           " arguments, ", given, " given ", signature()));
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void argument_failed(cl_uint index,
@@ -392,10 +391,11 @@ class DynamicKernel : public KernelBase {
         const detail::ArgInfo& param = params_[index];
         detail::throw_error(
             code, "clSetKernelArg",
-            detail::concat("argument ", index,
-                           param.name.empty() ? std::string() : detail::concat(" (\"", param.name, "\")"),
-                           " of kernel \"", name(), "\": the kernel declares ", param.declaration(),
-                           ", the argument is ", detail::host_arg_name(host), ": ", reason));
+            detail::concat(
+                "argument ", index,
+                param.name.empty() ? std::string() : detail::concat(" (\"", param.name, "\")"),
+                " of kernel \"", name(), "\": the kernel declares ", param.declaration(),
+                ", the argument is ", detail::host_arg_name(host), ": ", reason));
     }
 
     std::vector<detail::ArgInfo> params_;

@@ -80,7 +80,9 @@ constexpr bool is_identifier_start(char c) noexcept {
 constexpr bool is_identifier_char(char c) noexcept {
     return is_identifier_start(c) || (c >= '0' && c <= '9');
 }
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
 
 class Lexer {
   public:
@@ -107,8 +109,9 @@ class Lexer {
             while (pos_ < n) {
                 const char d = text_[pos_];
                 const char before = text_[pos_ - 1];
-                const bool exponent_sign = (d == '+' || d == '-') && (before == 'e' || before == 'E' ||
-                                                                      before == 'p' || before == 'P');
+                const bool exponent_sign =
+                    (d == '+' || d == '-') &&
+                    (before == 'e' || before == 'E' || before == 'p' || before == 'P');
                 if (!is_identifier_char(d) && d != '.' && !exponent_sign) {
                     break;
                 }
@@ -324,21 +327,30 @@ constexpr BuiltinType builtin_type(std::string_view word) noexcept {
     // Vector types are these names followed by 2, 3, 4, 8 or 16 (char, short, int and long
     // are vectors only in that form: alone they combine with signed/unsigned).
     constexpr Named vectorizable[] = {
-        {"char", Scalar::char_}, {"uchar", Scalar::uchar},   {"short", Scalar::short_},
-        {"ushort", Scalar::ushort}, {"int", Scalar::int_},   {"uint", Scalar::uint},
-        {"long", Scalar::long_}, {"ulong", Scalar::ulong},   {"half", Scalar::half},
-        {"float", Scalar::float_}, {"double", Scalar::double_},
+        {"char", Scalar::char_},    {"uchar", Scalar::uchar},    {"short", Scalar::short_},
+        {"ushort", Scalar::ushort}, {"int", Scalar::int_},       {"uint", Scalar::uint},
+        {"long", Scalar::long_},    {"ulong", Scalar::ulong},    {"half", Scalar::half},
+        {"float", Scalar::float_},  {"double", Scalar::double_},
     };
     constexpr Named single[] = {
-        {"uchar", Scalar::uchar},          {"ushort", Scalar::ushort},
-        {"uint", Scalar::uint},            {"ulong", Scalar::ulong},
-        {"half", Scalar::half},            {"float", Scalar::float_},
-        {"double", Scalar::double_},       {"void", Scalar::void_},
-        {"bool", Scalar::bool_},           {"size_t", Scalar::size_t_},
-        {"ptrdiff_t", Scalar::ptrdiff_t_}, {"intptr_t", Scalar::intptr_t_},
-        {"uintptr_t", Scalar::uintptr_t_}, {"sampler_t", Scalar::sampler},
-        {"event_t", Scalar::opaque},       {"clk_event_t", Scalar::opaque},
-        {"queue_t", Scalar::opaque},       {"reserve_id_t", Scalar::opaque},
+        {"uchar", Scalar::uchar},
+        {"ushort", Scalar::ushort},
+        {"uint", Scalar::uint},
+        {"ulong", Scalar::ulong},
+        {"half", Scalar::half},
+        {"float", Scalar::float_},
+        {"double", Scalar::double_},
+        {"void", Scalar::void_},
+        {"bool", Scalar::bool_},
+        {"size_t", Scalar::size_t_},
+        {"ptrdiff_t", Scalar::ptrdiff_t_},
+        {"intptr_t", Scalar::intptr_t_},
+        {"uintptr_t", Scalar::uintptr_t_},
+        {"sampler_t", Scalar::sampler},
+        {"event_t", Scalar::opaque},
+        {"clk_event_t", Scalar::opaque},
+        {"queue_t", Scalar::opaque},
+        {"reserve_id_t", Scalar::opaque},
         {"ndrange_t", Scalar::opaque},
     };
     for (const Named& entry : single) {
@@ -582,9 +594,9 @@ constexpr ParamResult validate_kernel_param(ParamResult param, Token end) noexce
         case Scalar::opaque:
             return fail(SignatureError::unsupported_type, type);
         case Scalar::void_:
-            return fail(decl.pointers > 0 ? SignatureError::void_pointer
-                                          : SignatureError::unexpected_token,
-                        type);
+            return fail(
+                decl.pointers > 0 ? SignatureError::void_pointer : SignatureError::unexpected_token,
+                type);
         default:
             break;
     }
@@ -809,30 +821,30 @@ struct HostTypeOf {
     using type = void;
 };
 
-#define OPENCLAW_HOST_TYPES(SCALAR, CL)                   \
-    template <>                                           \
-    struct HostTypeOf<Scalar::SCALAR, 1> {                \
-        using type = CL;                                  \
-    };                                                    \
-    template <>                                           \
-    struct HostTypeOf<Scalar::SCALAR, 2> {                \
-        using type = CL##2;                               \
-    };                                                    \
-    template <>                                           \
-    struct HostTypeOf<Scalar::SCALAR, 3> {                \
-        using type = CL##3;                               \
-    };                                                    \
-    template <>                                           \
-    struct HostTypeOf<Scalar::SCALAR, 4> {                \
-        using type = CL##4;                               \
-    };                                                    \
-    template <>                                           \
-    struct HostTypeOf<Scalar::SCALAR, 8> {                \
-        using type = CL##8;                               \
-    };                                                    \
-    template <>                                           \
-    struct HostTypeOf<Scalar::SCALAR, 16> {               \
-        using type = CL##16;                              \
+#define OPENCLAW_HOST_TYPES(SCALAR, CL)     \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 1> {  \
+        using type = CL;                    \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 2> {  \
+        using type = CL##2;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 3> {  \
+        using type = CL##3;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 4> {  \
+        using type = CL##4;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 8> {  \
+        using type = CL##8;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 16> { \
+        using type = CL##16;                \
     };
 
 OPENCLAW_HOST_TYPES(char_, cl_char)
@@ -883,14 +895,13 @@ template <class T>
 consteval TypeCode host_type_code() {
     if constexpr (std::is_same_v<T, char>) {
         return {Scalar::char_, 1};
-    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> &&
-                         sizeof(T) == 8 && !std::is_same_v<T, cl_long> &&
-                         !std::is_same_v<T, cl_ulong>) {
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) == 8 &&
+                         !std::is_same_v<T, cl_long> && !std::is_same_v<T, cl_ulong>) {
         return {std::is_signed_v<T> ? Scalar::long_ : Scalar::ulong, 1};
     } else {
-        constexpr Scalar candidates[] = {Scalar::char_, Scalar::uchar,  Scalar::short_,
-                                         Scalar::ushort, Scalar::int_,  Scalar::uint,
-                                         Scalar::long_, Scalar::ulong,  Scalar::half,
+        constexpr Scalar candidates[] = {Scalar::char_,  Scalar::uchar,  Scalar::short_,
+                                         Scalar::ushort, Scalar::int_,   Scalar::uint,
+                                         Scalar::long_,  Scalar::ulong,  Scalar::half,
                                          Scalar::float_, Scalar::double_};
         constexpr unsigned char widths[] = {
             vector_width_of<T, Scalar::char_>(),  vector_width_of<T, Scalar::uchar>(),
@@ -967,7 +978,8 @@ constexpr std::string_view scalar_name(Scalar scalar) noexcept {
 /// Whether a host element of `host` type (`host_size` bytes) fits a kernel's `kernel` type.
 /// Names the driver reports that are not built-in types (typedefs, structs) cannot be compared
 /// with a host type, so they fit: only a provable difference is a mismatch.
-constexpr bool element_fits(TypeCode host, std::size_t host_size, const ParamDecl& kernel) noexcept {
+constexpr bool element_fits(TypeCode host, std::size_t host_size,
+                            const ParamDecl& kernel) noexcept {
     switch (kernel.scalar) {
         case Scalar::user:
         case Scalar::void_:
@@ -988,11 +1000,10 @@ constexpr bool element_fits(TypeCode host, std::size_t host_size, const ParamDec
         // A host struct standing for a built-in type (struct Vec4 for float4) must match in size.
         return host_size == builtin_size(kernel.scalar, kernel.width);
     }
-    const bool same_scalar =
-        host.scalar == kernel.scalar ||
-        (kernel.width == 1 && host.width == 1 &&
-         ((host.scalar == Scalar::ushort && kernel.scalar == Scalar::half) ||
-          (host.scalar == Scalar::half && kernel.scalar == Scalar::ushort)));
+    const bool same_scalar = host.scalar == kernel.scalar ||
+                             (kernel.width == 1 && host.width == 1 &&
+                              ((host.scalar == Scalar::ushort && kernel.scalar == Scalar::half) ||
+                               (host.scalar == Scalar::half && kernel.scalar == Scalar::ushort)));
     const bool same_width = host.width == kernel.width || (host.width == 4 && kernel.width == 3);
     return same_scalar && same_width;
 }
@@ -1035,9 +1046,10 @@ struct ArgInfo {
         if (known_const && is_const && (space == AddressSpace::global || !known_space)) {
             text += "const ";
         }
-        text += known_type ? type_name : std::string(known_space && space != AddressSpace::private_
-                                                         ? "pointer"
-                                                         : "parameter");
+        text += known_type
+                    ? type_name
+                    : std::string(known_space && space != AddressSpace::private_ ? "pointer"
+                                                                                 : "parameter");
         if (!name.empty()) {
             text += ' ';
             text += name;
@@ -1204,8 +1216,8 @@ consteval HostArg host_arg() {
     if constexpr (is_buffer<A>) {
         using T = typename A::value_type;
         using Access = typename A::access_type;
-        return {HostArg::Form::buffer, Access::kernel_reads, Access::kernel_writes, Access::name,
-                host_type_code<T>(), sizeof(T)};
+        return {HostArg::Form::buffer, Access::kernel_reads, Access::kernel_writes,
+                Access::name,          host_type_code<T>(),  sizeof(T)};
     } else if constexpr (is_local_mem<A>) {
         using T = typename A::value_type;
         return {HostArg::Form::local, false, false, "", host_type_code<T>(), sizeof(T)};
@@ -1326,8 +1338,7 @@ constexpr void report_signature_error() {
                   "source");
     static_assert(E != SignatureError::too_many_parameters,
                   "kernel signature: the kernel has more than 128 parameters");
-    static_assert(E != SignatureError::missing_type,
-                  "kernel signature: a parameter has no type");
+    static_assert(E != SignatureError::missing_type, "kernel signature: a parameter has no type");
     static_assert(E != SignatureError::forbidden_type,
                   "kernel signature: bool, size_t, ptrdiff_t, intptr_t and uintptr_t are not "
                   "valid kernel parameter types (OpenCL C forbids them: their size differs "
@@ -1367,8 +1378,8 @@ constexpr void report_signature_error() {
 /// The signature of kernel Name in Source (a constant convertible to std::string_view: a char
 /// array, a `const char*` to a literal, a std::string_view, a FixedString).
 template <const auto& Source, FixedString Name>
-inline constexpr Signature signature_of =
-    parse_kernel_signature(std::string_view(Source), Name.view());
+inline constexpr Signature signature_of = parse_kernel_signature(std::string_view(Source),
+                                                                 Name.view());
 
 template <const Signature& Sig, std::size_t I>
 consteval FixedString<Sig.params[I].type_size + 1> user_type_name() {
@@ -1376,7 +1387,9 @@ consteval FixedString<Sig.params[I].type_size + 1> user_type_name() {
 }
 
 template <FixedString Name>
-concept has_opencl_type = requires { typename opencl_type<Name>::type; };
+concept has_opencl_type = requires {
+    typename opencl_type<Name>::type;
+};
 
 template <const Signature& Sig, std::size_t I>
 consteval bool has_host_type() {
@@ -1446,15 +1459,15 @@ consteval auto source_kernel() {
             constexpr ParamDecl decl = Sig.params[missing];
             constexpr bool macro = defines_macro(Sig.text, Sig.type_of(missing));
             constexpr Token type{TokenKind::identifier, decl.type_begin, decl.type_size};
-            report_at<Sig, Name,
-                      macro ? SignatureError::macro_type : SignatureError::unknown_type, missing,
-                      type>();
+            report_at<Sig, Name, macro ? SignatureError::macro_type : SignatureError::unknown_type,
+                      missing, type>();
             return std::type_identity<DynamicKernel>{};
         } else {
             return []<std::size_t... I>(std::index_sequence<I...>) {
                 return std::type_identity<
                     Kernel<typename decltype(parameter_type<Sig, I>())::type...>>{};
-            }(std::make_index_sequence<Sig.count>{});
+            }
+            (std::make_index_sequence<Sig.count>{});
         }
     }
 }
