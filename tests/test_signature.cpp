@@ -521,7 +521,7 @@ TEST_CASE("without arg info typed kernels keep the count check") {
     CHECK(explicit_option.kernel_arg_info());
 }
 
-TEST_CASE("-cl-kernel-arg-info is added by default in builds without NDEBUG") {
+TEST_CASE("Program::build adds -cl-kernel-arg-info by default in builds without NDEBUG") {
     const auto program = openclaw::Program::build(env().context, corpus::signatures);
 #ifdef NDEBUG
     const bool expected = false;

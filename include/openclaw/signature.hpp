@@ -1474,11 +1474,19 @@ consteval auto source_kernel() {
 
 template <const auto& Source, auto Name>  // Name: a FixedString (see program.hpp)
 struct SourceKernel {
-    static_assert(std::is_convertible_v<decltype(Source), std::string_view>,
-                  "program.kernel<source, \"name\">(): the source must convert to "
-                  "std::string_view (a char array, a const char* to a literal, a "
-                  "std::string_view or a FixedString constant)");
-    using type = typename decltype(source_kernel<signature_of<Source, Name>, Name>())::type;
+    static constexpr bool is_text = std::is_convertible_v<decltype(Source), std::string_view>;
+    static_assert(is_text,
+                  "program.kernel<source, name>(): the source must be a constant that converts "
+                  "to std::string_view (a char array, a const char* to a literal, a "
+                  "std::string_view or a FixedString)");
+    static consteval auto kernel() {
+        if constexpr (is_text) {
+            return source_kernel<signature_of<Source, Name>, Name>();
+        } else {
+            return std::type_identity<DynamicKernel>{};
+        }
+    }
+    using type = typename decltype(kernel())::type;
 };
 
 }  // namespace detail
