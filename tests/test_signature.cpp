@@ -106,7 +106,8 @@ static_assert(std::is_same_v<openclaw::kernel_t<view_source, "k">, Kernel<Out<cl
 static_assert(std::is_same_v<openclaw::kernel_t<fixed_source, "k">, Kernel<cl_ushort2>>);
 
 // The parser is constexpr code that also runs at run time: both must agree.
-bool same_signature(const detail::Signature& a, const detail::Signature& b) {
+template <std::size_t A, std::size_t B>
+bool same_signature(const detail::BasicSignature<A>& a, const detail::BasicSignature<B>& b) {
     if (a.error != b.error || a.count != b.count || a.error_at.begin != b.error_at.begin ||
         a.error_param != b.error_param) {
         return false;
@@ -122,8 +123,7 @@ bool same_signature(const detail::Signature& a, const detail::Signature& b) {
 
 template <openclaw::FixedString Name>
 bool compile_time_equals_run_time() {
-    constexpr const detail::Signature& at_compile_time =
-        detail::signature_of<corpus::signatures, Name>;
+    constexpr const auto& at_compile_time = detail::signature_of<corpus::signatures, Name>;
     const detail::Signature at_run_time =
         detail::parse_kernel_signature(corpus::signatures, Name.view());
     return at_compile_time.ok() && same_signature(at_compile_time, at_run_time);

@@ -13,6 +13,7 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -87,7 +88,12 @@ constexpr bool is_digit(char c) noexcept {
 class Lexer {
   public:
     constexpr explicit Lexer(std::string_view text) noexcept : text_(text) {}
+    /// A lexer resuming at `position`, which is not at the start of a line.
+    constexpr Lexer(std::string_view text, std::size_t position) noexcept
+        : text_(text), pos_(position), line_start_(position == 0) {}
 
+    // The loops below index the text directly and call no helpers per character: at compile
+    // time every operation counts against the compiler's constexpr budget (and its speed).
     constexpr Token next() noexcept {
         skip_blanks();
         const std::size_t n = text_.size();
@@ -100,7 +106,13 @@ class Lexer {
         TokenKind kind = TokenKind::other;
         if (is_identifier_start(c)) {
             kind = TokenKind::identifier;
-            while (pos_ < n && is_identifier_char(text_[pos_])) {
+            ++pos_;
+            while (pos_ < n) {
+                const char d = text_[pos_];
+                if (!((d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') || (d >= '0' && d <= '9') ||
+                      d == '_')) {
+                    break;
+                }
                 ++pos_;
             }
         } else if (is_digit(c) || (c == '.' && pos_ + 1 < n && is_digit(text_[pos_ + 1]))) {
@@ -119,13 +131,7 @@ class Lexer {
             }
         } else if (c == '"' || c == '\'') {
             kind = TokenKind::literal;
-            ++pos_;
-            while (pos_ < n && text_[pos_] != c && text_[pos_] != '\n') {
-                pos_ += (text_[pos_] == '\\' && pos_ + 1 < n) ? 2 : 1;
-            }
-            if (pos_ < n && text_[pos_] == c) {
-                ++pos_;
-            }
+            skip_literal();
         } else {
             kind = std::string_view("(){}[],;*<>=&|+-/%!~?:^.#").find(c) != std::string_view::npos
                        ? TokenKind::punctuation
@@ -140,6 +146,45 @@ class Lexer {
         return copy.next();
     }
 
+    /// Skips the rest of a `{ ... }` block whose `{` was just read, nested blocks, comments,
+    /// literals and directives included: function bodies are most of a source, and are not
+    /// tokenized.
+    constexpr void skip_block() noexcept {
+        const std::size_t n = text_.size();
+        std::size_t depth = 1;
+        while (pos_ < n) {
+            const char c = text_[pos_];
+            if (c == '}') {
+                ++pos_;
+                line_start_ = false;
+                if (--depth == 0) {
+                    return;
+                }
+            } else if (c == '{') {
+                ++pos_;
+                ++depth;
+                line_start_ = false;
+            } else if (c == '\n') {
+                ++pos_;
+                line_start_ = true;
+            } else if (c == '/' || c == '\\' || (c == '#' && line_start_)) {
+                const std::size_t before = pos_;
+                skip_blanks();  // a comment, a line splice or a directive
+                if (pos_ == before) {
+                    ++pos_;  // a lone slash or backslash
+                    line_start_ = false;
+                }
+            } else if (c == '"' || c == '\'') {
+                skip_literal();
+                line_start_ = false;
+            } else {
+                line_start_ = line_start_ && (c == ' ' || c == '\t' || c == '\r');
+                ++pos_;
+            }
+        }
+    }
+
+    constexpr std::size_t position() const noexcept { return pos_; }
     constexpr std::string_view text(Token token) const noexcept {
         return text_.substr(token.begin, token.size);
     }
@@ -147,7 +192,8 @@ class Lexer {
         return token.kind == TokenKind::punctuation && text_[token.begin] == punctuation;
     }
     constexpr bool is(Token token, std::string_view identifier) const noexcept {
-        return token.kind == TokenKind::identifier && text(token) == identifier;
+        return token.kind == TokenKind::identifier && token.size == identifier.size() &&
+               text(token) == identifier;
     }
 
   private:
@@ -161,27 +207,50 @@ class Lexer {
             ++pos_;
         }
     }
+    // A string or character literal; an unterminated one ends at the end of its line.
+    constexpr void skip_literal() noexcept {
+        const std::size_t n = text_.size();
+        const char quote = text_[pos_++];
+        while (pos_ < n) {
+            const char c = text_[pos_];
+            if (c == quote) {
+                ++pos_;
+                return;
+            }
+            if (c == '\n') {
+                return;
+            }
+            pos_ += (c == '\\' && pos_ + 1 < n) ? 2 : 1;
+        }
+    }
+    // To the end of the line (not consuming the newline), following line splices.
+    constexpr void skip_line() noexcept {
+        const std::size_t n = text_.size();
+        while (pos_ < n) {
+            const char c = text_[pos_];
+            if (c == '\n') {
+                return;
+            }
+            if (c == '\\' && splice_at(pos_)) {
+                skip_splice();
+            } else {
+                ++pos_;
+            }
+        }
+    }
 
     // Whitespace, comments, line splices and whole preprocessor directives.
     constexpr void skip_blanks() noexcept {
         const std::size_t n = text_.size();
         while (pos_ < n) {
             const char c = text_[pos_];
-            if (c == '\n') {
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+                ++pos_;
+            } else if (c == '\n') {
                 line_start_ = true;
                 ++pos_;
-            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-                ++pos_;
-            } else if (splice_at(pos_)) {
-                skip_splice();
             } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
-                while (pos_ < n && text_[pos_] != '\n') {
-                    if (splice_at(pos_)) {
-                        skip_splice();
-                    } else {
-                        ++pos_;
-                    }
-                }
+                skip_line();
             } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '*') {
                 pos_ += 2;
                 while (pos_ + 1 < n && !(text_[pos_] == '*' && text_[pos_ + 1] == '/')) {
@@ -189,13 +258,9 @@ class Lexer {
                 }
                 pos_ = pos_ + 2 <= n ? pos_ + 2 : n;
             } else if (c == '#' && line_start_) {
-                while (pos_ < n && text_[pos_] != '\n') {
-                    if (splice_at(pos_)) {
-                        skip_splice();
-                    } else {
-                        ++pos_;
-                    }
-                }
+                skip_line();
+            } else if (c == '\\' && splice_at(pos_)) {
+                skip_splice();
             } else {
                 return;
             }
@@ -286,106 +351,227 @@ struct ParamDecl {
 struct ParamResult {
     ParamDecl decl;
     SignatureError error = SignatureError::none;
-    Token at;  // where the error is
+    Token at;   // where the error is
+    Token end;  // the `,` or `)` that ended the declaration, or the end of the text
 };
 
-constexpr AddressSpace address_space_keyword(std::string_view word) noexcept {
-    if (word == "__global" || word == "global") {
-        return AddressSpace::global;
-    }
-    if (word == "__constant" || word == "constant") {
-        return AddressSpace::constant;
-    }
-    if (word == "__local" || word == "local") {
-        return AddressSpace::local;
-    }
-    if (word == "__private" || word == "private") {
-        return AddressSpace::private_;
-    }
-    if (word == "__generic" || word == "generic") {
-        return AddressSpace::generic;
-    }
-    return AddressSpace::unspecified;
-}
+/// What a word of a declaration is.
+enum class Word : unsigned char {
+    other,  // a name: the parameter's, a typedef's, a struct's, or a macro
+    attribute,
+    address_space,
+    const_,
+    volatile_,
+    restrict_,
+    access,  // read_only, write_only, read_write (images and pipes)
+    pipe,
+    unsigned_,
+    signed_,
+    short_,
+    long_,
+    int_,
+    char_,
+    tag,      // struct, union, enum
+    builtin,  // a one-word type: uint, float4, size_t, image2d_t, ...
+};
 
-constexpr bool is_access_qualifier(std::string_view word) noexcept {
-    return word == "read_only" || word == "__read_only" || word == "write_only" ||
-           word == "__write_only" || word == "read_write" || word == "__read_write";
-}
-
-struct BuiltinType {
+struct WordInfo {
+    Word word = Word::other;
+    AddressSpace space = AddressSpace::unspecified;
     Scalar scalar = Scalar::none;
     unsigned char width = 1;
 };
 
-/// One-word type names that no `unsigned`/`short`/`long` may modify: uchar, float4, size_t, ...
-constexpr BuiltinType builtin_type(std::string_view word) noexcept {
-    struct Named {
-        std::string_view name;
-        Scalar scalar;
-    };
-    // Vector types are these names followed by 2, 3, 4, 8 or 16 (char, short, int and long
-    // are vectors only in that form: alone they combine with signed/unsigned).
-    constexpr Named vectorizable[] = {
-        {"char", Scalar::char_},    {"uchar", Scalar::uchar},    {"short", Scalar::short_},
-        {"ushort", Scalar::ushort}, {"int", Scalar::int_},       {"uint", Scalar::uint},
-        {"long", Scalar::long_},    {"ulong", Scalar::ulong},    {"half", Scalar::half},
-        {"float", Scalar::float_},  {"double", Scalar::double_},
-    };
-    constexpr Named single[] = {
-        {"uchar", Scalar::uchar},
-        {"ushort", Scalar::ushort},
-        {"uint", Scalar::uint},
-        {"ulong", Scalar::ulong},
-        {"half", Scalar::half},
-        {"float", Scalar::float_},
-        {"double", Scalar::double_},
-        {"void", Scalar::void_},
-        {"bool", Scalar::bool_},
-        {"size_t", Scalar::size_t_},
-        {"ptrdiff_t", Scalar::ptrdiff_t_},
-        {"intptr_t", Scalar::intptr_t_},
-        {"uintptr_t", Scalar::uintptr_t_},
-        {"sampler_t", Scalar::sampler},
-        {"event_t", Scalar::opaque},
-        {"clk_event_t", Scalar::opaque},
-        {"queue_t", Scalar::opaque},
-        {"reserve_id_t", Scalar::opaque},
-        {"ndrange_t", Scalar::opaque},
-    };
-    for (const Named& entry : single) {
-        if (word == entry.name) {
-            return {entry.scalar, 1};
-        }
+constexpr WordInfo builtin_word(Scalar scalar, unsigned char width = 1) noexcept {
+    return {Word::builtin, AddressSpace::unspecified, scalar, width};
+}
+constexpr WordInfo space_word(AddressSpace space) noexcept {
+    return {Word::address_space, space, Scalar::none, 1};
+}
+
+/// The scalar of a vector type's stem ("float" of float4); none for other words.
+constexpr Scalar vector_stem(std::string_view stem) noexcept {
+    switch (stem.size()) {
+        case 3:
+            return stem == "int" ? Scalar::int_ : Scalar::none;
+        case 4:
+            return stem == "char"   ? Scalar::char_
+                   : stem == "uint" ? Scalar::uint
+                   : stem == "long" ? Scalar::long_
+                   : stem == "half" ? Scalar::half
+                                    : Scalar::none;
+        case 5:
+            return stem == "uchar"   ? Scalar::uchar
+                   : stem == "short" ? Scalar::short_
+                   : stem == "ulong" ? Scalar::ulong
+                   : stem == "float" ? Scalar::float_
+                                     : Scalar::none;
+        case 6:
+            return stem == "ushort"   ? Scalar::ushort
+                   : stem == "double" ? Scalar::double_
+                                      : Scalar::none;
+        default:
+            return Scalar::none;
     }
-    if (word.size() > 8 && word.substr(0, 5) == "image" && word.substr(word.size() - 2) == "_t") {
-        return {Scalar::image, 1};
-    }
-    std::size_t digits = 0;
-    while (digits < word.size() && is_digit(word[word.size() - 1 - digits])) {
-        ++digits;
-    }
-    if (digits == 0 || digits == word.size()) {
+}
+
+/// Classifies one identifier of a declaration. It runs for every word of every parameter at
+/// compile time, so it dispatches on the length and the first letter before comparing.
+constexpr WordInfo classify(std::string_view w) noexcept {
+    const std::size_t n = w.size();
+    if (n < 3) {
         return {};
     }
-    const std::string_view suffix = word.substr(word.size() - digits);
-    unsigned char width = 0;
-    for (unsigned char candidate : {2, 3, 4, 8, 16}) {
-        if ((candidate < 10 && suffix.size() == 1 && suffix[0] == '0' + candidate) ||
-            (candidate == 16 && suffix == "16")) {
-            width = candidate;
-        }
+    const char last = w[n - 1];
+    if (last >= '0' && last <= '9') {  // a vector type: a stem and 2, 3, 4, 8 or 16
+        const bool sixteen = n > 2 && w[n - 2] == '1' && last == '6';
+        const std::size_t digits = sixteen ? 2 : 1;
+        const bool width_ok = sixteen || last == '2' || last == '3' || last == '4' || last == '8';
+        const Scalar scalar = width_ok ? vector_stem(w.substr(0, n - digits)) : Scalar::none;
+        return scalar == Scalar::none
+                   ? WordInfo{}
+                   : builtin_word(scalar, static_cast<unsigned char>(sixteen ? 16 : last - '0'));
     }
-    if (width == 0) {
-        return {};
+    if (w[0] == 'i' && last == 't' && n > 8 && w[n - 2] == '_' && w.substr(0, 5) == "image") {
+        return builtin_word(Scalar::image);
     }
-    const std::string_view stem = word.substr(0, word.size() - digits);
-    for (const Named& entry : vectorizable) {
-        if (stem == entry.name) {
-            return {entry.scalar, width};
-        }
+    const char c = w[0];
+    switch (n) {
+        case 3:
+            return w == "int" ? WordInfo{Word::int_} : WordInfo{};
+        case 4:
+            switch (c) {
+                case 'c':
+                    return w == "char" ? WordInfo{Word::char_} : WordInfo{};
+                case 'l':
+                    return w == "long" ? WordInfo{Word::long_} : WordInfo{};
+                case 'u':
+                    return w == "uint" ? builtin_word(Scalar::uint) : WordInfo{};
+                case 'h':
+                    return w == "half" ? builtin_word(Scalar::half) : WordInfo{};
+                case 'v':
+                    return w == "void" ? builtin_word(Scalar::void_) : WordInfo{};
+                case 'b':
+                    return w == "bool" ? builtin_word(Scalar::bool_) : WordInfo{};
+                case 'p':
+                    return w == "pipe" ? WordInfo{Word::pipe} : WordInfo{};
+                case 'e':
+                    return w == "enum" ? WordInfo{Word::tag} : WordInfo{};
+                default:
+                    return {};
+            }
+        case 5:
+            switch (c) {
+                case 'c':
+                    return w == "const" ? WordInfo{Word::const_} : WordInfo{};
+                case 's':
+                    return w == "short" ? WordInfo{Word::short_} : WordInfo{};
+                case 'u':
+                    return w == "uchar"   ? builtin_word(Scalar::uchar)
+                           : w == "ulong" ? builtin_word(Scalar::ulong)
+                           : w == "union" ? WordInfo{Word::tag}
+                                          : WordInfo{};
+                case 'f':
+                    return w == "float" ? builtin_word(Scalar::float_) : WordInfo{};
+                case 'l':
+                    return w == "local" ? space_word(AddressSpace::local) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 6:
+            switch (c) {
+                case 'g':
+                    return w == "global" ? space_word(AddressSpace::global) : WordInfo{};
+                case 's':
+                    return w == "signed"   ? WordInfo{Word::signed_}
+                           : w == "struct" ? WordInfo{Word::tag}
+                           : w == "size_t" ? builtin_word(Scalar::size_t_)
+                                           : WordInfo{};
+                case 'u':
+                    return w == "ushort" ? builtin_word(Scalar::ushort) : WordInfo{};
+                case 'd':
+                    return w == "double" ? builtin_word(Scalar::double_) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 7:
+            switch (c) {
+                case 'p':
+                    return w == "private" ? space_word(AddressSpace::private_) : WordInfo{};
+                case 'g':
+                    return w == "generic" ? space_word(AddressSpace::generic) : WordInfo{};
+                case '_':
+                    return w == "__local" ? space_word(AddressSpace::local) : WordInfo{};
+                case 'e':
+                    return w == "event_t" ? builtin_word(Scalar::opaque) : WordInfo{};
+                case 'q':
+                    return w == "queue_t" ? builtin_word(Scalar::opaque) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 8:
+            switch (c) {
+                case 'u':
+                    return w == "unsigned" ? WordInfo{Word::unsigned_} : WordInfo{};
+                case 'v':
+                    return w == "volatile" ? WordInfo{Word::volatile_} : WordInfo{};
+                case 'r':
+                    return w == "restrict" ? WordInfo{Word::restrict_} : WordInfo{};
+                case 'c':
+                    return w == "constant" ? space_word(AddressSpace::constant) : WordInfo{};
+                case 'i':
+                    return w == "intptr_t" ? builtin_word(Scalar::intptr_t_) : WordInfo{};
+                case '_':
+                    return w == "__global" ? space_word(AddressSpace::global) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 9:
+            switch (c) {
+                case '_':
+                    return w == "__private"   ? space_word(AddressSpace::private_)
+                           : w == "__generic" ? space_word(AddressSpace::generic)
+                                              : WordInfo{};
+                case 'p':
+                    return w == "ptrdiff_t" ? builtin_word(Scalar::ptrdiff_t_) : WordInfo{};
+                case 'u':
+                    return w == "uintptr_t" ? builtin_word(Scalar::uintptr_t_) : WordInfo{};
+                case 'r':
+                    return w == "read_only" ? WordInfo{Word::access} : WordInfo{};
+                case 's':
+                    return w == "sampler_t" ? builtin_word(Scalar::sampler) : WordInfo{};
+                case 'n':
+                    return w == "ndrange_t" ? builtin_word(Scalar::opaque) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 10:
+            switch (c) {
+                case '_':
+                    return w == "__constant"   ? space_word(AddressSpace::constant)
+                           : w == "__restrict" ? WordInfo{Word::restrict_}
+                                               : WordInfo{};
+                case 'w':
+                    return w == "write_only" ? WordInfo{Word::access} : WordInfo{};
+                case 'r':
+                    return w == "read_write" ? WordInfo{Word::access} : WordInfo{};
+                default:
+                    return {};
+            }
+        case 11:
+            return w == "__read_only"   ? WordInfo{Word::access}
+                   : w == "clk_event_t" ? builtin_word(Scalar::opaque)
+                                        : WordInfo{};
+        case 12:
+            return w == "__write_only" || w == "__read_write" ? WordInfo{Word::access}
+                   : w == "__restrict__"                      ? WordInfo{Word::restrict_}
+                   : w == "reserve_id_t"                      ? builtin_word(Scalar::opaque)
+                                                              : WordInfo{};
+        case 13:
+            return w == "__attribute__" ? WordInfo{Word::attribute} : WordInfo{};
+        default:
+            return {};
     }
-    return {};
 }
 
 /// Skips `( ... )` after __attribute__, nested parentheses included. False at the end of text.
@@ -409,8 +595,9 @@ constexpr bool skip_parenthesized(Lexer& lex) noexcept {
     return true;
 }
 
-/// Parses one parameter declaration up to (not including) the `,` or `)` that ends it, or the
-/// end of the text. Checks the grammar only; validate_kernel_param() applies OpenCL's rules.
+/// Parses one parameter declaration up to and including the `,` or `)` that ends it (or the end
+/// of the text), returned as `end`. Checks the grammar only; validate_kernel_param() applies
+/// OpenCL's rules.
 constexpr ParamResult parse_param(Lexer& lex) noexcept {
     ParamResult result;
     ParamDecl& decl = result.decl;
@@ -419,8 +606,8 @@ constexpr ParamResult parse_param(Lexer& lex) noexcept {
         result.at = at;
         return result;
     };
-    enum : unsigned char { unsigned_ = 1, signed_ = 2 };
-    unsigned char sign = 0;
+    bool is_unsigned = false;
+    bool signed_word = false;
     unsigned char longs = 0;
     bool short_word = false;
     bool int_word = false;
@@ -432,73 +619,87 @@ constexpr ParamResult parse_param(Lexer& lex) noexcept {
     Token first_type{};
     Token last_type{};
 
-    decl.begin = lex.peek().begin;
-    for (;;) {
-        const Token token = lex.peek();
+    for (bool first = true;; first = false) {
+        const Token token = lex.next();
+        if (first) {
+            decl.begin = token.begin;
+        }
         if (token.kind == TokenKind::end || lex.is(token, ',') || lex.is(token, ')')) {
+            result.end = token;
             break;
         }
-        lex.next();
-        const std::string_view word = lex.text(token);
-        if (token.kind == TokenKind::identifier && word == "__attribute__") {
+        if (token.kind != TokenKind::identifier) {
+            if (lex.is(token, '*') && !named) {
+                if (decl.scalar == Scalar::none && !modifiers) {
+                    return fail(SignatureError::missing_type, token);
+                }
+                if (decl.pointers == 1) {
+                    return fail(SignatureError::pointer_to_pointer, token);
+                }
+                decl.pointers = 1;
+                continue;
+            }
+            return fail(lex.is(token, '[') ? SignatureError::array_parameter
+                                           : SignatureError::unexpected_token,
+                        token);
+        }
+        const WordInfo info = classify(lex.text(token));
+        if (info.word == Word::attribute) {
             if (!skip_parenthesized(lex)) {
                 return fail(SignatureError::unterminated, token);
             }
             continue;
         }
         if (named) {
-            return fail(lex.is(token, '[') ? SignatureError::array_parameter
-                                           : SignatureError::unexpected_token,
-                        token);
+            return fail(SignatureError::unexpected_token, token);
         }
-        if (token.kind == TokenKind::identifier) {
-            const bool has_type = decl.scalar != Scalar::none || modifiers;
-            if (const AddressSpace space = address_space_keyword(word);
-                space != AddressSpace::unspecified) {
+        const bool has_type = decl.scalar != Scalar::none || modifiers;
+        switch (info.word) {
+            case Word::address_space:
                 if (decl.pointers > 0 ||
-                    (decl.space != AddressSpace::unspecified && decl.space != space)) {
+                    (decl.space != AddressSpace::unspecified && decl.space != info.space)) {
                     return fail(SignatureError::unexpected_token, token);
                 }
-                decl.space = space;
-            } else if (word == "const") {
+                decl.space = info.space;
+                continue;
+            case Word::const_:
                 decl.is_const = decl.is_const || decl.pointers == 0;
-            } else if (word == "volatile") {
+                continue;
+            case Word::volatile_:
                 decl.is_volatile = decl.is_volatile || decl.pointers == 0;
-            } else if (word == "restrict" || word == "__restrict" || word == "__restrict__") {
+                continue;
+            case Word::restrict_:
                 decl.is_restrict = true;
-            } else if (is_access_qualifier(word)) {
+                continue;
+            case Word::access:
                 access = token;
-            } else if (word == "pipe" && !has_type) {
-                pipe = true;
-            } else if (decl.pointers > 0) {
-                // After `*` only qualifiers and the parameter's name may follow.
-                decl.name_begin = token.begin;
-                decl.name_size = token.size;
-                named = true;
-            } else if (word == "unsigned" || word == "signed" || word == "short" ||
-                       word == "long" || word == "int" || word == "char") {
-                if (decl.scalar != Scalar::none) {
+                continue;
+            case Word::other:
+                if (has_type || decl.pointers > 0) {
+                    decl.name_begin = token.begin;
+                    decl.name_size = token.size;
+                    named = true;
+                } else {
+                    // A typedef name, a struct's typedef, or a macro: the caller decides.
+                    decl.scalar = Scalar::user;
+                    first_type = last_type = token;
+                }
+                continue;
+            default:
+                break;
+        }
+        if (decl.pointers > 0 || decl.scalar != Scalar::none) {
+            return fail(SignatureError::unexpected_token, token);  // a type word after the type
+        }
+        switch (info.word) {
+            case Word::pipe:
+                if (modifiers || pipe) {
                     return fail(SignatureError::unexpected_token, token);
                 }
-                if (word == "unsigned" || word == "signed") {
-                    if (sign != 0) {
-                        return fail(SignatureError::unexpected_token, token);
-                    }
-                    sign = word == "unsigned" ? unsigned_ : signed_;
-                } else if (word == "short") {
-                    short_word = true;
-                } else if (word == "long") {
-                    ++longs;
-                } else if (word == "int") {
-                    int_word = true;
-                } else {
-                    char_word = true;
-                }
-                first_type = modifiers ? first_type : token;
-                last_type = token;
-                modifiers = true;
-            } else if (word == "struct" || word == "union" || word == "enum") {
-                if (has_type) {
+                pipe = true;
+                continue;
+            case Word::tag: {
+                if (modifiers) {
                     return fail(SignatureError::unexpected_token, token);
                 }
                 const Token tag = lex.next();
@@ -507,36 +708,38 @@ constexpr ParamResult parse_param(Lexer& lex) noexcept {
                 }
                 decl.scalar = Scalar::user;
                 first_type = last_type = tag;
-            } else if (has_type) {
-                decl.name_begin = token.begin;
-                decl.name_size = token.size;
-                named = true;
-            } else if (const BuiltinType builtin = builtin_type(word);
-                       builtin.scalar != Scalar::none) {
-                decl.scalar = builtin.scalar;
-                decl.width = builtin.width;
+                continue;
+            }
+            case Word::builtin:
+                if (modifiers) {
+                    return fail(SignatureError::unexpected_token, token);
+                }
+                decl.scalar = info.scalar;
+                decl.width = info.width;
                 first_type = last_type = token;
-            } else {
-                // A typedef name, a struct's typedef, or a macro: the caller decides.
-                decl.scalar = Scalar::user;
-                first_type = last_type = token;
-            }
-        } else if (lex.is(token, '*')) {
-            if (decl.scalar == Scalar::none && !modifiers) {
-                return fail(SignatureError::missing_type, token);
-            }
-            if (++decl.pointers > 1) {
-                return fail(SignatureError::pointer_to_pointer, token);
-            }
-        } else if (lex.is(token, '[')) {
-            return fail(SignatureError::array_parameter, token);
-        } else {
+                continue;
+            default:
+                break;
+        }
+        // unsigned, signed, short, long, int, char: combined when the type is complete.
+        if (((info.word == Word::unsigned_ || info.word == Word::signed_) &&
+             (is_unsigned || signed_word)) ||
+            (info.word == Word::short_ && short_word) || (info.word == Word::int_ && int_word) ||
+            (info.word == Word::char_ && char_word)) {
             return fail(SignatureError::unexpected_token, token);
         }
+        is_unsigned = is_unsigned || info.word == Word::unsigned_;
+        signed_word = signed_word || info.word == Word::signed_;
+        short_word = short_word || info.word == Word::short_;
+        int_word = int_word || info.word == Word::int_;
+        char_word = char_word || info.word == Word::char_;
+        longs = static_cast<unsigned char>(longs + (info.word == Word::long_ ? 1 : 0));
+        first_type = modifiers ? first_type : token;
+        last_type = token;
+        modifiers = true;
     }
 
     if (modifiers) {
-        const bool is_unsigned = sign == unsigned_;
         if (char_word) {
             if (short_word || longs > 0 || int_word) {
                 return fail(SignatureError::unexpected_token, last_type);
@@ -567,7 +770,7 @@ constexpr ParamResult parse_param(Lexer& lex) noexcept {
 }
 
 /// OpenCL's rules for kernel parameters (and openclaw's limits), applied to a parsed one.
-constexpr ParamResult validate_kernel_param(ParamResult param, Token end) noexcept {
+constexpr ParamResult validate_kernel_param(ParamResult param) noexcept {
     ParamDecl& decl = param.decl;
     const Token type{TokenKind::identifier, decl.type_begin, decl.type_size};
     const auto fail = [&param](SignatureError error, Token at) {
@@ -580,7 +783,7 @@ constexpr ParamResult validate_kernel_param(ParamResult param, Token end) noexce
     }
     switch (decl.scalar) {
         case Scalar::none:
-            return fail(SignatureError::missing_type, end);
+            return fail(SignatureError::missing_type, param.end);
         case Scalar::bool_:
         case Scalar::size_t_:
         case Scalar::ptrdiff_t_:
@@ -616,15 +819,23 @@ constexpr ParamResult validate_kernel_param(ParamResult param, Token end) noexce
 /// pointers: CL_DEVICE_MAX_PARAMETER_SIZE is 1024 bytes or more).
 inline constexpr std::size_t max_kernel_params = 128;
 
-/// A kernel's parameters as its source declares them, or why they could not be read.
-struct Signature {
+/// A kernel's parameters as its source declares them, or why they could not be read. It holds
+/// the first Capacity parameters and counts them all: compile-time signatures are sized to their
+/// kernel (a large constant costs compilers time and memory), run-time ones hold the maximum.
+template <std::size_t Capacity>
+struct BasicSignature {
     std::string_view text;
     SignatureError error = SignatureError::none;
     Token error_at;
     std::size_t error_param = static_cast<std::size_t>(-1);  // index, when a parameter is at fault
     std::size_t count = 0;
-    std::array<ParamDecl, max_kernel_params> params{};
+    std::array<ParamDecl, Capacity> params{};
 
+    constexpr void store(std::size_t index, const ParamDecl& decl) noexcept {
+        if (index < Capacity) {
+            params[index] = decl;
+        }
+    }
     constexpr bool ok() const noexcept { return error == SignatureError::none; }
     constexpr std::string_view name_of(std::size_t index) const noexcept {
         return text.substr(params[index].name_begin, params[index].name_size);
@@ -634,8 +845,11 @@ struct Signature {
     }
 };
 
+using Signature = BasicSignature<max_kernel_params>;
+
 /// Parses the parameter list after the kernel's `(` into `sig`; false (and sig.error) if it fails.
-constexpr bool parse_param_list(Lexer& lex, Signature& sig) noexcept {
+template <std::size_t Capacity>
+constexpr bool parse_param_list(Lexer& lex, BasicSignature<Capacity>& sig) noexcept {
     const Token first = lex.peek();
     if (lex.is(first, ')')) {
         lex.next();
@@ -656,48 +870,67 @@ constexpr bool parse_param_list(Lexer& lex, Signature& sig) noexcept {
             sig.error_at = lex.peek();
             return false;
         }
-        ParamResult param = parse_param(lex);
-        const Token end = lex.next();
-        param = validate_kernel_param(param, end);
+        const ParamResult param = validate_kernel_param(parse_param(lex));
+        const Token end = param.end;
         if (param.error == SignatureError::none && end.kind == TokenKind::end) {
-            param.error = SignatureError::unterminated;
-            param.at = end;
+            sig.error = SignatureError::unterminated;
+            sig.error_at = end;
+            sig.error_param = sig.count;
+            sig.store(sig.count, param.decl);
+            return false;
         }
         if (param.error != SignatureError::none) {
             sig.error = param.error;
             sig.error_at = param.at;
             sig.error_param = sig.count;
-            sig.params[sig.count] = param.decl;
+            sig.store(sig.count, param.decl);
             return false;
         }
-        sig.params[sig.count++] = param.decl;
+        sig.store(sig.count++, param.decl);
         if (lex.is(end, ')')) {
             return true;
         }
     }
 }
 
-/// Finds kernel `name` in `text` and parses its parameters. Kernels are recognised by
-/// `__kernel`/`kernel` at file scope; attributes may stand anywhere before the name. A kernel
-/// declared more than once (a prototype, or variants under #if) must declare the same
-/// parameters each time, since directives are not evaluated.
-constexpr Signature parse_kernel_signature(std::string_view text, std::string_view name) noexcept {
-    Signature result;
-    result.text = text;
-    bool found = false;
-    Lexer lex(text);
-    std::size_t braces = 0;
-    std::size_t parentheses = 0;
+/// Where a kernel is declared: its name, and where its parameter list starts (after the `(`).
+struct KernelDeclaration {
+    std::size_t name_begin = 0;
+    std::size_t name_size = 0;
+    std::size_t params_begin = 0;
+};
+
+inline constexpr std::size_t max_indexed_kernels = 256;
+
+/// The kernel declarations of a text, in order, found in one pass that skips function bodies
+/// whole. A text with more declarations than fit is indexed in parts.
+struct KernelIndex {
+    std::array<KernelDeclaration, max_indexed_kernels> kernels{};
+    std::size_t count = 0;
+    bool complete = true;  // false: the scan stopped after kernels[count - 1]; resume there
+};
+
+/// Indexes the kernels of `text` (only those named `only`, if given), from the beginning or from
+/// just after the `(` of a declaration at offset `resume`. Kernels are `__kernel`/`kernel` at
+/// file scope; attributes may stand anywhere before the name.
+constexpr KernelIndex index_kernels(std::string_view text, std::string_view only = {},
+                                    std::size_t resume = 0) noexcept {
+    KernelIndex index;
+    Lexer lex(text, resume);
+    std::size_t parentheses = resume == 0 ? 0 : 1;
     for (Token token = lex.next(); token.kind != TokenKind::end; token = lex.next()) {
         if (token.kind == TokenKind::punctuation) {
             const char c = text[token.begin];
-            braces += c == '{' ? 1 : (c == '}' && braces > 0 ? static_cast<std::size_t>(-1) : 0);
-            parentheses +=
-                c == '(' ? 1 : (c == ')' && parentheses > 0 ? static_cast<std::size_t>(-1) : 0);
+            if (c == '(') {
+                ++parentheses;
+            } else if (c == ')' && parentheses > 0) {
+                --parentheses;
+            } else if (c == '{' && parentheses == 0) {
+                lex.skip_block();
+            }
             continue;
         }
-        if (braces != 0 || parentheses != 0 ||
-            !(lex.is(token, "__kernel") || lex.is(token, "kernel"))) {
+        if (parentheses != 0 || !(lex.is(token, "__kernel") || lex.is(token, "kernel"))) {
             continue;
         }
         // The kernel's name is the identifier just before the first `(` that does not open an
@@ -719,31 +952,67 @@ constexpr Signature parse_kernel_signature(std::string_view text, std::string_vi
                 break;
             }
         }
-        if (!header || lex.text(candidate) != name) {
+        if (!header || (!only.empty() && lex.text(candidate) != only)) {
             continue;  // the `(` (or whatever stopped the header) is counted by the outer loop
         }
         lex.next();
-        if (!found) {
-            if (!parse_param_list(lex, result)) {
-                return result;
+        ++parentheses;
+        index.kernels[index.count++] = {candidate.begin, candidate.size, lex.position()};
+        if (index.count == max_indexed_kernels) {
+            index.complete = false;
+            return index;
+        }
+    }
+    return index;
+}
+
+/// Finds kernel `name` among the indexed kernels of `text` and parses its parameters. A kernel
+/// declared more than once (a prototype, or variants under #if) must declare the same
+/// parameters each time, since directives are not evaluated.
+template <std::size_t Capacity = max_kernel_params>
+constexpr BasicSignature<Capacity> parse_kernel_signature(std::string_view text,
+                                                          std::string_view name,
+                                                          const KernelIndex& index) noexcept {
+    BasicSignature<Capacity> result;
+    result.text = text;
+    bool found = false;
+    std::optional<KernelIndex> more;  // empty unless the index is in parts: costs nothing then
+    const KernelIndex* part = &index;
+    for (;;) {
+        for (std::size_t k = 0; k < part->count; ++k) {
+            const KernelDeclaration& declaration = part->kernels[k];
+            if (text.substr(declaration.name_begin, declaration.name_size) != name) {
+                continue;
             }
-            found = true;
-        } else {
-            Signature again;
+            Lexer lex(text, declaration.params_begin);
+            if (!found) {
+                if (!parse_param_list(lex, result)) {
+                    return result;
+                }
+                found = true;
+                continue;
+            }
+            BasicSignature<Capacity> again;
             again.text = text;
             if (!parse_param_list(lex, again)) {
                 return again;
             }
             bool same = again.count == result.count;
-            for (std::size_t i = 0; same && i < result.count; ++i) {
+            for (std::size_t i = 0; same && i < result.count && i < Capacity; ++i) {
                 same = result.params[i].same_declaration(again.params[i], text, text);
             }
             if (!same) {
                 result.error = SignatureError::conflicting_declarations;
-                result.error_at = candidate;
+                result.error_at = {TokenKind::identifier, declaration.name_begin,
+                                   declaration.name_size};
                 return result;
             }
         }
+        if (part->complete) {
+            break;
+        }
+        more = index_kernels(text, name, part->kernels[part->count - 1].params_begin);
+        part = &*more;
     }
     if (!found) {
         result.error = SignatureError::kernel_not_found;
@@ -751,12 +1020,18 @@ constexpr Signature parse_kernel_signature(std::string_view text, std::string_vi
     return result;
 }
 
+/// Finds kernel `name` in `text` and parses its parameters (see index_kernels()).
+constexpr Signature parse_kernel_signature(std::string_view text, std::string_view name) noexcept {
+    return parse_kernel_signature<max_kernel_params>(text, name, index_kernels(text, name));
+}
+
 /// Parses a type name as clGetKernelArgInfo reports it ("float4*", "struct Particle*", "uint").
 constexpr ParamResult parse_type_name(std::string_view type_name) noexcept {
     Lexer lex(type_name);
     ParamResult result = parse_param(lex);
-    if (result.error == SignatureError::none && lex.next().kind != TokenKind::end) {
+    if (result.error == SignatureError::none && result.end.kind != TokenKind::end) {
         result.error = SignatureError::unexpected_token;
+        result.at = result.end;
     }
     return result;
 }
@@ -1308,7 +1583,7 @@ struct near {};
 template <int Line, int Column>
 struct at_line_column {};
 
-template <template <char...> class Wrap, const Signature& Sig, std::size_t Begin, std::size_t... I>
+template <template <char...> class Wrap, const auto& Sig, std::size_t Begin, std::size_t... I>
 consteval auto text_as_chars(std::index_sequence<I...>) {
     return std::type_identity<Wrap<Sig.text[Begin + I]...>>{};
 }
@@ -1317,7 +1592,7 @@ consteval auto kernel_name_of(std::index_sequence<I...>) {
     return std::type_identity<kernel_name<Name.chars[I]...>>{};
 }
 
-template <template <char...> class Wrap, const Signature& Sig, std::size_t Begin, std::size_t Size>
+template <template <char...> class Wrap, const auto& Sig, std::size_t Begin, std::size_t Size>
 using chars_t = typename decltype(text_as_chars<Wrap, Sig, Begin>(
     std::make_index_sequence<(Size < 40 ? Size : 40)>{}))::type;
 
@@ -1375,13 +1650,43 @@ constexpr void report_signature_error() {
                   "the hand-written program.kernel<Params...>(name)");
 }
 
-/// The signature of kernel Name in Source (a constant convertible to std::string_view: a char
-/// array, a `const char*` to a literal, a std::string_view, a FixedString).
-template <const auto& Source, FixedString Name>
-inline constexpr Signature signature_of = parse_kernel_signature(std::string_view(Source),
-                                                                 Name.view());
+/// The text of a source constant: a char array (its terminator dropped, no strlen), a
+/// `const char*` to a literal, a std::string_view, a FixedString.
+template <class T>
+consteval std::string_view source_text(const T& source) {
+    if constexpr (std::is_array_v<T>) {
+        constexpr std::size_t size = std::extent_v<T>;
+        return std::string_view(source, size > 0 && source[size - 1] == '\0' ? size - 1 : size);
+    } else {
+        return std::string_view(source);
+    }
+}
 
-template <const Signature& Sig, std::size_t I>
+/// The text of Source, computed once per translation unit (a strlen at compile time costs a
+/// step per character).
+template <const auto& Source>
+inline constexpr std::string_view source_text_of = source_text(Source);
+
+/// The kernels of Source, indexed once per translation unit however many of them are typed.
+template <const auto& Source>
+inline constexpr KernelIndex kernel_index_of = index_kernels(source_text_of<Source>);
+
+/// How many parameters kernel Name of Source has (the parameter at fault included, if any):
+/// a first pass that stores none of them, so that signature_of holds exactly those.
+template <const auto& Source, FixedString Name>
+inline constexpr std::size_t signature_size_of = [] {
+    const auto counted =
+        parse_kernel_signature<0>(source_text_of<Source>, Name.view(), kernel_index_of<Source>);
+    return counted.count + (counted.ok() ? 0 : 1);
+}();
+
+/// The signature of kernel Name in Source.
+template <const auto& Source, FixedString Name>
+inline constexpr BasicSignature<signature_size_of<Source, Name>> signature_of =
+    parse_kernel_signature<signature_size_of<Source, Name>>(source_text_of<Source>, Name.view(),
+                                                            kernel_index_of<Source>);
+
+template <const auto& Sig, std::size_t I>
 consteval FixedString<Sig.params[I].type_size + 1> user_type_name() {
     return FixedString<Sig.params[I].type_size + 1>(Sig.type_of(I));
 }
@@ -1391,7 +1696,7 @@ concept has_opencl_type = requires {
     typename opencl_type<Name>::type;
 };
 
-template <const Signature& Sig, std::size_t I>
+template <const auto& Sig, std::size_t I>
 consteval bool has_host_type() {
     constexpr ParamDecl decl = Sig.params[I];
     if constexpr (decl.scalar == Scalar::user) {
@@ -1401,7 +1706,7 @@ consteval bool has_host_type() {
     }
 }
 
-template <const Signature& Sig, std::size_t I>
+template <const auto& Sig, std::size_t I>
 consteval auto element_type() {
     constexpr ParamDecl decl = Sig.params[I];
     if constexpr (decl.scalar == Scalar::user) {
@@ -1411,7 +1716,7 @@ consteval auto element_type() {
     }
 }
 
-template <const Signature& Sig, std::size_t I>
+template <const auto& Sig, std::size_t I>
 consteval auto parameter_type() {
     constexpr ParamDecl decl = Sig.params[I];
     using Element = typename decltype(element_type<Sig, I>())::type;
@@ -1428,17 +1733,17 @@ consteval auto parameter_type() {
     }
 }
 
-template <const Signature& Sig, std::size_t... I>
+template <const auto& Sig, std::size_t... I>
 consteval std::size_t first_without_host_type(std::index_sequence<I...>) {
     std::size_t first = Sig.count;
     ((first == Sig.count && !has_host_type<Sig, I>() ? first = I : first), ...);
     return first;
 }
 
-template <const Signature& Sig, FixedString Name, SignatureError E, std::size_t Param, Token At>
+template <const auto& Sig, FixedString Name, SignatureError E, std::size_t Param, Token At>
 constexpr void report_at() {
     constexpr LineColumn where = line_column(Sig.text, At.begin);
-    constexpr ParamDecl decl = Param < max_kernel_params ? Sig.params[Param] : ParamDecl{};
+    constexpr ParamDecl decl = Param < Sig.params.size() ? Sig.params[Param] : ParamDecl{};
     report_signature_error<
         E, typename decltype(kernel_name_of<Name>(std::make_index_sequence<Name.size()>{}))::type,
         chars_t<parameter, Sig, decl.name_begin, decl.name_size>,
@@ -1447,7 +1752,7 @@ constexpr void report_at() {
 
 /// The Kernel<...> that kernel Name of Source declares; on failure a compile-time report and
 /// DynamicKernel (whose set_args accepts anything, so that one report is all the user sees).
-template <const Signature& Sig, FixedString Name>
+template <const auto& Sig, FixedString Name>
 consteval auto source_kernel() {
     if constexpr (!Sig.ok()) {
         report_at<Sig, Name, Sig.error, Sig.error_param, Sig.error_at>();
