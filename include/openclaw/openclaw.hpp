@@ -14,3 +14,4 @@
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
+#include <openclaw/signature.hpp>

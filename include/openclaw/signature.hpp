@@ -85,42 +85,77 @@ constexpr bool is_digit(char c) noexcept {
     return c >= '0' && c <= '9';
 }
 
+// Character classes as one table, so that the scanning loops below test one entry per character
+// in their condition and have a single increment as their body: compilers count constexpr
+// evaluation by statements (clang's default budget is 2^20 steps per constant), and these loops
+// cost one step per character.
+enum CharClass : unsigned char {
+    identifier_char = 1,  // letters, digits, '_'
+    blank = 2,            // whitespace other than '\n'
+    block_stop = 4,       // what a function body's scan must look at: { } / \ " ' #
+    punctuation_char = 8,
+};
+
+struct CharClasses {
+    unsigned char of[256] = {};
+};
+
+inline constexpr CharClasses char_classes = [] {
+    CharClasses table;
+    for (int c = 0; c < 256; ++c) {
+        const char ch = static_cast<char>(c);
+        table.of[c] = static_cast<unsigned char>(
+            (is_identifier_char(ch) ? identifier_char : 0) |
+            ((ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') ? blank : 0));
+    }
+    for (const char ch : std::string_view("{}/\\\"'#")) {
+        table.of[static_cast<unsigned char>(ch)] |= block_stop;
+    }
+    for (const char ch : std::string_view("(){}[],;*<>=&|+-/%!~?:^.#")) {
+        table.of[static_cast<unsigned char>(ch)] |= punctuation_char;
+    }
+    return table;
+}();
+
+constexpr bool has_class(char c, CharClass mask) noexcept {
+    return (char_classes.of[static_cast<unsigned char>(c)] & mask) != 0;
+}
+
 class Lexer {
   public:
-    constexpr explicit Lexer(std::string_view text) noexcept : text_(text) {}
+    constexpr explicit Lexer(std::string_view text) noexcept
+        : text_(text), data_(text.data()), size_(text.size()) {}
     /// A lexer resuming at `position`, which is not at the start of a line.
     constexpr Lexer(std::string_view text, std::size_t position) noexcept
-        : text_(text), pos_(position), line_start_(position == 0) {}
+        : text_(text),
+          data_(text.data()),
+          size_(text.size()),
+          pos_(position),
+          line_start_(position == 0) {}
 
-    // The loops below index the text directly and call no helpers per character: at compile
-    // time every operation counts against the compiler's constexpr budget (and its speed).
     constexpr Token next() noexcept {
         skip_blanks();
-        const std::size_t n = text_.size();
+        const std::size_t n = size_;
         if (pos_ >= n) {
             return {TokenKind::end, n, 0};
         }
         const std::size_t begin = pos_;
-        const char c = text_[pos_];
+        const char c = data_[pos_];
         line_start_ = false;
         TokenKind kind = TokenKind::other;
         if (is_identifier_start(c)) {
             kind = TokenKind::identifier;
             ++pos_;
-            while (pos_ < n) {
-                const char d = text_[pos_];
-                if (!((d >= 'a' && d <= 'z') || (d >= 'A' && d <= 'Z') || (d >= '0' && d <= '9') ||
-                      d == '_')) {
-                    break;
-                }
+            while (pos_ < n && (char_classes.of[static_cast<unsigned char>(data_[pos_])] &
+                                identifier_char) != 0) {
                 ++pos_;
             }
-        } else if (is_digit(c) || (c == '.' && pos_ + 1 < n && is_digit(text_[pos_ + 1]))) {
+        } else if (is_digit(c) || (c == '.' && pos_ + 1 < n && is_digit(data_[pos_ + 1]))) {
             kind = TokenKind::number;
             ++pos_;
             while (pos_ < n) {
-                const char d = text_[pos_];
-                const char before = text_[pos_ - 1];
+                const char d = data_[pos_];
+                const char before = data_[pos_ - 1];
                 const bool exponent_sign =
                     (d == '+' || d == '-') &&
                     (before == 'e' || before == 'E' || before == 'p' || before == 'P');
@@ -133,7 +168,7 @@ class Lexer {
             kind = TokenKind::literal;
             skip_literal();
         } else {
-            kind = std::string_view("(){}[],;*<>=&|+-/%!~?:^.#").find(c) != std::string_view::npos
+            kind = (char_classes.of[static_cast<unsigned char>(c)] & punctuation_char) != 0
                        ? TokenKind::punctuation
                        : TokenKind::other;
             ++pos_;
@@ -147,39 +182,45 @@ class Lexer {
     }
 
     /// Skips the rest of a `{ ... }` block whose `{` was just read, nested blocks, comments,
-    /// literals and directives included: function bodies are most of a source, and are not
-    /// tokenized.
+    /// literals and directives included. Function bodies are most of a source and are not
+    /// tokenized: one loop runs to the next character that can matter.
     constexpr void skip_block() noexcept {
-        const std::size_t n = text_.size();
+        const std::size_t n = size_;
         std::size_t depth = 1;
-        while (pos_ < n) {
-            const char c = text_[pos_];
+        for (;;) {
+            while (pos_ < n &&
+                   (char_classes.of[static_cast<unsigned char>(data_[pos_])] & block_stop) == 0) {
+                ++pos_;
+            }
+            if (pos_ >= n) {
+                return;
+            }
+            const char c = data_[pos_];
             if (c == '}') {
                 ++pos_;
-                line_start_ = false;
                 if (--depth == 0) {
+                    line_start_ = false;
                     return;
                 }
             } else if (c == '{') {
                 ++pos_;
                 ++depth;
-                line_start_ = false;
-            } else if (c == '\n') {
-                ++pos_;
-                line_start_ = true;
-            } else if (c == '/' || c == '\\' || (c == '#' && line_start_)) {
-                const std::size_t before = pos_;
-                skip_blanks();  // a comment, a line splice or a directive
-                if (pos_ == before) {
-                    ++pos_;  // a lone slash or backslash
-                    line_start_ = false;
-                }
             } else if (c == '"' || c == '\'') {
                 skip_literal();
-                line_start_ = false;
+            } else if (c == '#') {
+                if (only_blanks_before(pos_)) {
+                    skip_line();
+                } else {
+                    ++pos_;
+                }
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '/') {
+                skip_line();
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '*') {
+                skip_block_comment();
+            } else if (splice_at(pos_)) {
+                skip_splice();
             } else {
-                line_start_ = line_start_ && (c == ' ' || c == '\t' || c == '\r');
-                ++pos_;
+                ++pos_;  // a division or a stray backslash
             }
         }
     }
@@ -189,8 +230,10 @@ class Lexer {
         return text_.substr(token.begin, token.size);
     }
     constexpr bool is(Token token, char punctuation) const noexcept {
-        return token.kind == TokenKind::punctuation && text_[token.begin] == punctuation;
+        return token.kind == TokenKind::punctuation && data_[token.begin] == punctuation;
     }
+    /// The first character of a token (cheaper than text(token) in the scanning loops).
+    constexpr char first_char(Token token) const noexcept { return data_[token.begin]; }
     constexpr bool is(Token token, std::string_view identifier) const noexcept {
         return token.kind == TokenKind::identifier && token.size == identifier.size() &&
                text(token) == identifier;
@@ -198,65 +241,86 @@ class Lexer {
 
   private:
     constexpr bool splice_at(std::size_t at) const noexcept {
-        return text_[at] == '\\' && at + 1 < text_.size() &&
-               (text_[at + 1] == '\n' || text_[at + 1] == '\r');
+        return data_[at] == '\\' && at + 1 < size_ &&
+               (data_[at + 1] == '\n' || data_[at + 1] == '\r');
     }
     constexpr void skip_splice() noexcept {
         pos_ += 2;
-        if (text_[pos_ - 1] == '\r' && pos_ < text_.size() && text_[pos_] == '\n') {
+        if (data_[pos_ - 1] == '\r' && pos_ < size_ && data_[pos_] == '\n') {
             ++pos_;
         }
     }
+    // Whether only blanks precede `at` on its line (a '#' there starts a directive).
+    constexpr bool only_blanks_before(std::size_t at) const noexcept {
+        while (at > 0 &&
+               (char_classes.of[static_cast<unsigned char>(data_[at - 1])] & blank) != 0) {
+            --at;
+        }
+        return at == 0 || data_[at - 1] == '\n';
+    }
     // A string or character literal; an unterminated one ends at the end of its line.
     constexpr void skip_literal() noexcept {
-        const std::size_t n = text_.size();
-        const char quote = text_[pos_++];
-        while (pos_ < n) {
-            const char c = text_[pos_];
-            if (c == quote) {
+        const std::size_t n = size_;
+        const char quote = data_[pos_++];
+        for (;;) {
+            while (pos_ < n && data_[pos_] != quote && data_[pos_] != '\\' && data_[pos_] != '\n') {
+                ++pos_;
+            }
+            if (pos_ >= n || data_[pos_] == '\n') {
+                return;
+            }
+            if (data_[pos_] == quote) {
                 ++pos_;
                 return;
             }
-            if (c == '\n') {
-                return;
-            }
-            pos_ += (c == '\\' && pos_ + 1 < n) ? 2 : 1;
+            pos_ = pos_ + 2 < n ? pos_ + 2 : n;  // an escape
         }
     }
     // To the end of the line (not consuming the newline), following line splices.
     constexpr void skip_line() noexcept {
-        const std::size_t n = text_.size();
-        while (pos_ < n) {
-            const char c = text_[pos_];
-            if (c == '\n') {
+        const std::size_t n = size_;
+        for (;;) {
+            while (pos_ < n && data_[pos_] != '\n' && data_[pos_] != '\\') {
+                ++pos_;
+            }
+            if (pos_ >= n || data_[pos_] == '\n') {
                 return;
             }
-            if (c == '\\' && splice_at(pos_)) {
+            if (splice_at(pos_)) {
                 skip_splice();
             } else {
                 ++pos_;
             }
         }
     }
+    constexpr void skip_block_comment() noexcept {
+        const std::size_t n = size_;
+        pos_ += 2;
+        while (pos_ + 1 < n && !(data_[pos_] == '*' && data_[pos_ + 1] == '/')) {
+            ++pos_;
+        }
+        pos_ = pos_ + 2 <= n ? pos_ + 2 : n;
+    }
 
     // Whitespace, comments, line splices and whole preprocessor directives.
     constexpr void skip_blanks() noexcept {
-        const std::size_t n = text_.size();
+        const std::size_t n = size_;
         while (pos_ < n) {
-            const char c = text_[pos_];
-            if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            while (pos_ < n &&
+                   (char_classes.of[static_cast<unsigned char>(data_[pos_])] & blank) != 0) {
                 ++pos_;
-            } else if (c == '\n') {
+            }
+            if (pos_ >= n) {
+                return;
+            }
+            const char c = data_[pos_];
+            if (c == '\n') {
                 line_start_ = true;
                 ++pos_;
-            } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '/') {
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '/') {
                 skip_line();
-            } else if (c == '/' && pos_ + 1 < n && text_[pos_ + 1] == '*') {
-                pos_ += 2;
-                while (pos_ + 1 < n && !(text_[pos_] == '*' && text_[pos_ + 1] == '/')) {
-                    ++pos_;
-                }
-                pos_ = pos_ + 2 <= n ? pos_ + 2 : n;
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '*') {
+                skip_block_comment();
             } else if (c == '#' && line_start_) {
                 skip_line();
             } else if (c == '\\' && splice_at(pos_)) {
@@ -268,6 +332,8 @@ class Lexer {
     }
 
     std::string_view text_;
+    const char* data_;  // text_.data(): indexing it is not a function call
+    std::size_t size_;
     std::size_t pos_ = 0;
     bool line_start_ = true;
 };
@@ -920,7 +986,7 @@ constexpr KernelIndex index_kernels(std::string_view text, std::string_view only
     std::size_t parentheses = resume == 0 ? 0 : 1;
     for (Token token = lex.next(); token.kind != TokenKind::end; token = lex.next()) {
         if (token.kind == TokenKind::punctuation) {
-            const char c = text[token.begin];
+            const char c = lex.first_char(token);
             if (c == '(') {
                 ++parentheses;
             } else if (c == ')' && parentheses > 0) {
@@ -930,7 +996,11 @@ constexpr KernelIndex index_kernels(std::string_view text, std::string_view only
             }
             continue;
         }
-        if (parentheses != 0 || !(lex.is(token, "__kernel") || lex.is(token, "kernel"))) {
+        // Cheap tests first: this runs for every identifier outside function bodies.
+        if (parentheses != 0 || token.kind != TokenKind::identifier ||
+            (token.size != 6 && token.size != 8) ||
+            (lex.first_char(token) != 'k' && lex.first_char(token) != '_') ||
+            !(lex.is(token, "__kernel") || lex.is(token, "kernel"))) {
             continue;
         }
         // The kernel's name is the identifier just before the first `(` that does not open an
@@ -1372,8 +1442,10 @@ inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
     if (query_arg_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, info.type_name) == CL_SUCCESS &&
         !info.type_name.empty()) {
         const ParamResult parsed = parse_type_name(info.type_name);
-        // A name the parser does not understand is not compared: never a false error.
-        info.known_type = parsed.error == SignatureError::none;
+        // A name the parser does not understand is not compared: never a false error. Nor is
+        // one with an attribute (a compiler could spell float4 as an ext_vector_type float).
+        info.known_type = parsed.error == SignatureError::none &&
+                          info.type_name.find("__attribute__") == std::string::npos;
         info.type = parsed.decl;
     }
     if (query_arg_string(kernel, index, CL_KERNEL_ARG_NAME, info.name) != CL_SUCCESS) {
