@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Compile-time cost of typing kernels from their OpenCL C source: tu.cpp compiled with the 17
 # kernels of kernels300.cl (300 lines) typed by hand and read from the source, with g++ and
-# clang++ at -O2; wall time and peak memory (GNU time), median of RUNS runs. Then the constexpr
+# clang++ at -O2; CPU time (user + system), wall time and peak memory (GNU time), medians of RUNS
+# interleaved runs (CPU time is the figure to read on a shared machine). Then the constexpr
 # budget the parse uses (clang -fconstexpr-steps, g++ -fconstexpr-ops-limit) and the template
 # depth each form needs. Prints Markdown tables (bench/RESULTS.md holds a copy).
 #   bench/compile_time/run.sh            RUNS=3 CXXS="g++" bench/compile_time/run.sh
@@ -26,26 +27,38 @@ compile() {  # compiler, extra flags...: exit status of one compilation
         2> "$work/errors"
 }
 
-measure() {  # compiler, defines...: prints "<median wall s> <median peak MiB>"
+one_run() {  # compiler, defines...: appends "<wall s> <cpu s> <peak KiB>" of one compilation
     cxx=$1
     shift
-    : > "$work/samples"
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$cxx" -std=c++20 -O2 -I"$root/include" \
+            -I"$work" "$@" -c "$here/tu.cpp" -o "$work/tu.o"
+        awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$work/time"
+    else
+        start=$(date +%s.%N)
+        compile "$cxx" "$@"
+        echo "$(echo "$(date +%s.%N) - $start" | bc) 0 0"
+    fi
+}
+
+median() {  # column of a samples file
+    cut -d' ' -f"$1" "$2" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+
+measure() {  # compiler, all: "<hand wall> <hand cpu> <hand MiB> <parsed wall> <parsed cpu> <parsed MiB>"
+    : > "$work/hand"
+    : > "$work/parsed"
     i=0
-    while [ "$i" -lt "$runs" ]; do
-        if [ -x /usr/bin/time ]; then
-            /usr/bin/time -o "$work/time" -f "%e %M" "$cxx" -std=c++20 -O2 -I"$root/include" \
-                -I"$work" "$@" -c "$here/tu.cpp" -o "$work/tu.o"
-            cat "$work/time" >> "$work/samples"
-        else
-            start=$(date +%s.%N)
-            compile "$cxx" "$@"
-            echo "$(echo "$(date +%s.%N) - $start" | bc) 0" >> "$work/samples"
-        fi
+    while [ "$i" -lt "$runs" ]; do  # interleaved, so that a change in the machine's load hits both
+        one_run "$1" -DOPENCLAW_BENCH_PARSE=0 -DOPENCLAW_BENCH_ALL="$2" >> "$work/hand"
+        one_run "$1" -DOPENCLAW_BENCH_PARSE=1 -DOPENCLAW_BENCH_ALL="$2" >> "$work/parsed"
         i=$((i + 1))
     done
-    wall=$(cut -d' ' -f1 "$work/samples" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    peak=$(cut -d' ' -f2 "$work/samples" | sort -n | awk '{a[NR]=$1} END {printf "%.0f", a[int((NR+1)/2)]/1024}')
-    echo "$wall $peak"
+    for f in hand parsed; do
+        printf '%s %s %s ' "$(median 1 "$work/$f")" "$(median 2 "$work/$f")" \
+            "$(median 3 "$work/$f" | awk '{printf "%.0f", $1 / 1024}')"
+    done
+    echo
 }
 
 smallest() {  # compiler, flag prefix, low, high, defines...: the smallest value that compiles
@@ -64,18 +77,15 @@ smallest() {  # compiler, flag prefix, low, high, defines...: the smallest value
 
 echo "kernels300.cl: $(wc -l < "$here/kernels300.cl") lines; $runs runs each, medians"
 echo
-echo "| compiler | kernels typed | by hand: wall s | from source: wall s | added | by hand: peak MiB | from source: peak MiB |"
-echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
+echo "| compiler | kernels typed | CPU s by hand | CPU s from source | CPU added | wall s by hand | wall s from source | peak MiB by hand | peak MiB from source |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for cxx in $compilers; do
     version=$("$cxx" --version | head -n 1 | sed 's/ (.*)//')
     for all in 0 1; do
-        set -- $(measure "$cxx" -DOPENCLAW_BENCH_PARSE=0 -DOPENCLAW_BENCH_ALL=$all)
-        hand_wall=$1 hand_peak=$2
-        set -- $(measure "$cxx" -DOPENCLAW_BENCH_PARSE=1 -DOPENCLAW_BENCH_ALL=$all)
-        parsed_wall=$1 parsed_peak=$2
-        added=$(echo "$parsed_wall - $hand_wall" | bc)
+        set -- $(measure "$cxx" "$all")
+        added=$(echo "$5 - $2" | bc)
         what=$([ "$all" = 1 ] && echo "all 17" || echo "the last one")
-        echo "| $version -O2 | $what | $hand_wall | $parsed_wall | $added | $hand_peak | $parsed_peak |"
+        echo "| $version -O2 | $what | $2 | $5 | $added | $1 | $4 | $3 | $6 |"
     done
 done
 
