@@ -244,6 +244,32 @@ TEST_CASE("run-time parse errors say what and where") {
     }
 }
 
+TEST_CASE("sources with more kernels than one index holds are read in parts") {
+    std::string source;
+    for (int i = 0; i < 300; ++i) {
+        source +=
+            "__kernel void k" + std::to_string(i) + "(__global int* a, uint n) { a[0] = n; }\n";
+    }
+    const detail::KernelIndex first = detail::index_kernels(source);
+    CHECK(first.count == detail::max_indexed_kernels);
+    CHECK_FALSE(first.complete);
+    for (const char* name : {"k0", "k255", "k256", "k299"}) {
+        CAPTURE(name);
+        const auto sig = detail::parse_kernel_signature(source, name, first);
+        REQUIRE(sig.ok());
+        CHECK(sig.count == 2);
+        CHECK(sig.name_of(1) == "n");
+    }
+    CHECK(detail::parse_kernel_signature(source, "k300", first).error ==
+          detail::SignatureError::kernel_not_found);
+    // A second declaration past the first part must still agree with the first.
+    source += "__kernel void k3(__global int* a, int n);\n";
+    CHECK(detail::parse_kernel_signature(source, "k3", detail::index_kernels(source)).error ==
+          detail::SignatureError::conflicting_declarations);
+    CHECK(detail::parse_kernel_signature(source, "k3").error ==
+          detail::SignatureError::conflicting_declarations);
+}
+
 TEST_CASE("driver type names go through the same parser") {
     const auto parsed = [](std::string_view name) { return detail::parse_type_name(name); };
     CHECK(parsed("float4*").decl.scalar == detail::Scalar::float_);
