@@ -658,6 +658,28 @@ TEST_CASE("DynamicKernel: set_args checked at run time against the driver's desc
     }
 }
 
+TEST_CASE("DynamicKernel adopts and retains raw kernels, and reads their description") {
+    cl_int code = CL_SUCCESS;
+    cl_kernel raw = clCreateKernel(corpus_program().get(), "reduce_sum", &code);
+    REQUIRE(code == CL_SUCCESS);
+    const openclaw::DynamicKernel adopted = openclaw::DynamicKernel::adopt(raw);
+    CHECK(adopted.get() == raw);
+    CHECK(adopted.arity() == 4);
+    CHECK(adopted.name() == "reduce_sum");
+    const openclaw::DynamicKernel shared = openclaw::DynamicKernel::retain(raw);
+    CHECK(shared.get() == raw);
+    CHECK(shared.info<CL_KERNEL_REFERENCE_COUNT>() == 2);
+    CHECK(shared.has_arg_info() == adopted.has_arg_info());
+    if (adopted.has_arg_info() && reports_names(adopted)) {
+        CHECK(adopted.signature() ==
+              "(__global const float* in, __global float* partial, __local "
+              "float* scratch, uint n)");
+    }
+    const openclaw::DynamicKernel empty;
+    CHECK_FALSE(empty);
+    CHECK(empty.arity() == 0);
+}
+
 TEST_CASE("DynamicKernel without arg info: the count here, sizes by the driver") {
     const auto program = openclaw::Program::build(env().context, corpus::signatures,
                                                   openclaw::BuildOptions{}.kernel_arg_info(false));
