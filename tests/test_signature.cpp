@@ -4,6 +4,8 @@
 // run-time checks, and what remains of the checks without arg info.
 #include <openclaw/openclaw.hpp>
 
+#include <algorithm>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -678,6 +680,84 @@ TEST_CASE("DynamicKernel adopts and retains raw kernels, and reads their descrip
     const openclaw::DynamicKernel empty;
     CHECK_FALSE(empty);
     CHECK(empty.arity() == 0);
+}
+
+TEST_CASE("DynamicKernel: buffers mapped on the host are checked as for typed kernels") {
+    openclaw::DynamicKernel saxpy = corpus_program().kernel("saxpy");
+    const openclaw::ReadOnlyBuffer<float> x{env().context, std::vector<float>(64, 1.0f)};
+    const openclaw::ReadWriteBuffer<float> y{env().context, std::vector<float>(64, 2.0f)};
+    {
+        // Mapped for reading: the kernel may read x ...
+        const auto view = x.map_read(env().queue);
+        saxpy.set_args(1.0f, x, y, cl_int{64});
+        // ... but not write y while the host reads it.
+        const auto read_view = y.map_read(env().queue);
+        const auto error = thrown<openclaw::Error>([&] { saxpy.set_args(1.0f, x, y, cl_int{64}); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_OPERATION);
+        CHECK(error->call() == "clSetKernelArg");
+        // Bound before the mapping: the launch is refused instead.
+        const auto launch =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(saxpy, NDRange{64}); });
+        REQUIRE(launch);
+        CHECK(launch->cl_code() == CL_INVALID_OPERATION);
+        CHECK(launch->call() == "clEnqueueNDRangeKernel");
+    }
+    env().queue.enqueue(saxpy, NDRange{64});
+    std::vector<float> back(64);
+    y.read(env().queue, back);
+    CHECK(back[5] == 3.0f);
+}
+
+TEST_CASE("DynamicKernel: SVM pointers and clones") {
+    openclaw::DynamicKernel saxpy = corpus_program().kernel("saxpy");
+    if (openclaw::svm_level(env().device) >= openclaw::SvmLevel::coarse_grain) {
+        const std::size_t n = 256;
+        const openclaw::SvmAllocator<float> allocator{env().context};
+        std::vector<float, openclaw::SvmAllocator<float>> x(n, allocator), y(n, allocator);
+        {
+            openclaw::SvmMapping<float> hx{env().queue, std::span<float>(x), true};
+            openclaw::SvmMapping<float> hy{env().queue, std::span<float>(y), true};
+            std::fill(hx.begin(), hx.end(), 2.0f);
+            std::fill(hy.begin(), hy.end(), 1.0f);
+        }
+        const float* read_only = x.data();
+        env().queue.enqueue(saxpy.set_args(4.0f, openclaw::svm(read_only), openclaw::svm(y.data()),
+                                           static_cast<cl_int>(n)),
+                            NDRange{n});
+        env().queue.finish();
+        {
+            const openclaw::SvmMapping<const float> hy{env().queue, std::span<const float>(y)};
+            CHECK(hy[0] == 9.0f);
+            CHECK(hy[n - 1] == 9.0f);
+        }
+        if (saxpy.has_arg_info()) {
+            const auto error = thrown<openclaw::Error>([&] {
+                saxpy.set_args(4.0f, openclaw::svm(read_only), openclaw::svm(read_only),
+                               static_cast<cl_int>(n));
+            });
+            REQUIRE(error);
+            CHECK_THAT(error->what(),
+                       has("svm(const cl_float*): the kernel's pointer is not const"));
+        }
+    } else {
+        WARN("\"" << env().device.name() << "\" has no SVM: DynamicKernel's SVM path is not run");
+    }
+
+    const openclaw::ReadOnlyBuffer<float> x{env().context, std::vector<float>(64, 1.0f)};
+    const openclaw::ReadWriteBuffer<float> y{env().context, std::vector<float>(64, 0.0f)};
+    saxpy.set_args(5.0f, x, y, cl_int{64});
+    openclaw::DynamicKernel copy = saxpy.clone();
+    CHECK(copy.get() != saxpy.get());
+    CHECK(copy.arity() == 4);
+    CHECK(copy.signature() == saxpy.signature());
+    if (env().device.platform().version() < openclaw::Version{2, 1}) {
+        copy.set_args(5.0f, x, y, cl_int{64});  // a fresh kernel: its arguments are set again
+    }
+    env().queue.enqueue(copy, NDRange{64});
+    std::vector<float> back(64);
+    y.read(env().queue, back);
+    CHECK(back[63] == 5.0f);
 }
 
 TEST_CASE("DynamicKernel without arg info: the count here, sizes by the driver") {

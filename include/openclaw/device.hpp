@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -88,6 +89,29 @@ class Device {
 
     Platform platform() const { return Platform(info<CL_DEVICE_PLATFORM>()); }
 
+    /// Splits the device into sub-devices of `compute_units` each (clCreateSubDevices with
+    /// CL_DEVICE_PARTITION_EQUALLY), e.g. to run a multi-device context on one CPU.
+    std::vector<Device> partition_equally(cl_uint compute_units) const {
+        const cl_device_partition_property properties[] = {
+            CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(compute_units),
+            0};
+        return partition(properties,
+                         detail::concat("equally, ", compute_units, " compute units each"));
+    }
+    /// Splits the device into sub-devices with the given numbers of compute units
+    /// (CL_DEVICE_PARTITION_BY_COUNTS).
+    std::vector<Device> partition_by_counts(std::span<const cl_uint> counts) const {
+        std::vector<cl_device_partition_property> properties{CL_DEVICE_PARTITION_BY_COUNTS};
+        std::string text = "by counts";
+        for (cl_uint count : counts) {
+            properties.push_back(static_cast<cl_device_partition_property>(count));
+            text += detail::concat(" ", count);
+        }
+        properties.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+        properties.push_back(0);
+        return partition(properties.data(), text);
+    }
+
     /// Typed clGetDeviceInfo: info<CL_DEVICE_NAME>() is a std::string.
     template <cl_device_info Param>
     detail::info_t<cl_device_id, Param> info() const {
@@ -100,6 +124,38 @@ class Device {
 
   private:
     explicit Device(detail::Handle<cl_device_id> handle) noexcept : handle_(std::move(handle)) {}
+
+    std::vector<Device> partition(const cl_device_partition_property* properties,
+                                  const std::string& how) const {
+        const auto describe = [&] {
+            std::string detail =
+                detail::concat("partitioning \"", name(), "\" ", how, "; it supports");
+            const auto supported = info<CL_DEVICE_PARTITION_PROPERTIES>();
+            if (supported.empty() || supported.front() == 0) {
+                detail += " no partitioning";
+            }
+            for (cl_device_partition_property p : supported) {
+                detail += p == CL_DEVICE_PARTITION_EQUALLY              ? " EQUALLY"
+                          : p == CL_DEVICE_PARTITION_BY_COUNTS          ? " BY_COUNTS"
+                          : p == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN ? " BY_AFFINITY_DOMAIN"
+                                                                        : "";
+            }
+            return detail::concat(detail, ", at most ", info<CL_DEVICE_PARTITION_MAX_SUB_DEVICES>(),
+                                  " sub-devices, ", max_compute_units(), " compute units");
+        };
+        cl_uint count = 0;
+        detail::check(clCreateSubDevices(get(), properties, 0, nullptr, &count),
+                      "clCreateSubDevices", describe);
+        std::vector<cl_device_id> ids(count);
+        detail::check(clCreateSubDevices(get(), properties, count, ids.data(), nullptr),
+                      "clCreateSubDevices", describe);
+        std::vector<Device> devices;
+        devices.reserve(count);
+        for (cl_device_id id : ids) {
+            devices.push_back(Device::adopt(id));
+        }
+        return devices;
+    }
     detail::Handle<cl_device_id> handle_;
 };
 

@@ -2,11 +2,23 @@
 #pragma once
 // Event: the completion of one enqueued command. openclaw creates one only when the caller asks
 // for it (pass `with_event` to an enqueue call), so the plain launch path allocates nothing.
+// Also here: WaitList (the events a command waits for, held inline for short lists), profiling
+// as std::chrono durations, completion callbacks taking any callable, and user events.
 
+#include <openclaw/context.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 
+#include <array>
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <memory>
+#include <ranges>
+#include <span>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace openclaw {
 
@@ -15,6 +27,65 @@ struct WithEvent {
     explicit WithEvent() = default;
 };
 inline constexpr WithEvent with_event{};
+
+class Event;
+
+/// The events a command must wait for. Holds raw handles (the caller's Events keep them alive
+/// for the call); up to `inline_capacity` of them without touching the heap. Build one with
+/// after(e1, e2, ...) or after(range_of_events).
+class WaitList {
+  public:
+    static constexpr std::size_t inline_capacity = 8;
+
+    WaitList() = default;
+
+    const cl_event* data() const noexcept {
+        return size_ == 0 ? nullptr : (heap_.empty() ? inline_.data() : heap_.data());
+    }
+    cl_uint size() const noexcept { return static_cast<cl_uint>(size_); }
+    bool empty() const noexcept { return size_ == 0; }
+
+    /// Appends `event`; an empty (default-constructed or moved-from) Event is refused.
+    WaitList& add(const Event& event);
+
+  private:
+    std::array<cl_event, inline_capacity> inline_{};
+    std::vector<cl_event> heap_;
+    std::size_t size_ = 0;
+};
+
+/// When a command was queued, submitted, started and ended, on the device's clock.
+struct Profile {
+    std::chrono::nanoseconds queued{};
+    std::chrono::nanoseconds submitted{};
+    std::chrono::nanoseconds started{};
+    std::chrono::nanoseconds ended{};
+    /// Time the command ran on the device.
+    std::chrono::nanoseconds duration() const noexcept { return ended - started; }
+    /// Time from being enqueued to starting.
+    std::chrono::nanoseconds latency() const noexcept { return started - queued; }
+};
+
+namespace detail {
+
+/// The state of one clSetEventCallback registration: the callable and a reference to its event,
+/// so the event outlives the user's handles. Freed by the callback, exactly once.
+template <class F>
+struct CallbackState {
+    detail::Handle<cl_event> event;
+    F callback;
+
+    static void CL_CALLBACK invoke(cl_event, cl_int status, void* data) noexcept {
+        const std::unique_ptr<CallbackState> self(static_cast<CallbackState*>(data));
+        if constexpr (std::is_invocable_v<F&, cl_int>) {
+            self->callback(status);
+        } else {
+            self->callback();
+        }
+    }
+};
+
+}  // namespace detail
 
 class Event {
   public:
@@ -30,18 +101,56 @@ class Event {
     /// Blocks until the command completes; throws if it terminated abnormally.
     void wait() const {
         const cl_event raw = get();
-        const cl_int code = clWaitForEvents(1, &raw);
-        if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-            const cl_int status = this->status();
-            detail::throw_error(status < 0 ? status : code, "clWaitForEvents",
-                                "the command terminated abnormally");
+        check_wait(clWaitForEvents(1, &raw));
+    }
+
+    /// Blocks until every event of `events` has completed.
+    static void wait_all(std::span<const Event> events) {
+        WaitList list;
+        for (const Event& event : events) {
+            list.add(event);
         }
-        detail::check(code, "clWaitForEvents");
+        if (!list.empty()) {
+            const cl_int code = clWaitForEvents(list.size(), list.data());
+            if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+                for (const Event& event : events) {
+                    event.check_wait(event.status() < 0 ? code : CL_SUCCESS);
+                }
+            }
+            detail::check(code, "clWaitForEvents",
+                          [&] { return detail::concat("waiting for ", list.size(), " events"); });
+        }
     }
 
     /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE, or a negative error code.
     cl_int status() const { return info<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
     bool is_complete() const { return status() == CL_COMPLETE; }
+
+    /// The command's timestamps; its queue must have been created with {.profiling = true}
+    /// and the command must have completed (call wait() first).
+    Profile profile() const {
+        return {profiling<CL_PROFILING_COMMAND_QUEUED>(), profiling<CL_PROFILING_COMMAND_SUBMIT>(),
+                profiling<CL_PROFILING_COMMAND_START>(), profiling<CL_PROFILING_COMMAND_END>()};
+    }
+    /// How long the command ran on the device (profile().duration()).
+    std::chrono::nanoseconds duration() const {
+        return profiling<CL_PROFILING_COMMAND_END>() - profiling<CL_PROFILING_COMMAND_START>();
+    }
+
+    /// Calls `callback` (with the command's final status, a cl_int, if it takes one) once the
+    /// command completes or fails, on a thread of the driver's. The callback keeps the event
+    /// alive; its state is freed once, after it ran. Like any driver callback it must not block
+    /// on OpenCL work or throw (an escaping exception terminates).
+    template <class F>
+    requires std::is_invocable_v < std::decay_t<F>
+    &, cl_int > || std::is_invocable_v<std::decay_t<F>&> void on_complete(F&& callback) const {
+        using State = detail::CallbackState<std::decay_t<F>>;
+        auto state = std::make_unique<State>(
+            State{detail::Handle<cl_event>::retain(get()), std::forward<F>(callback)});
+        detail::check(clSetEventCallback(get(), CL_COMPLETE, &State::invoke, state.get()),
+                      "clSetEventCallback");
+        state.release();  // owned by the driver until the callback runs
+    }
 
     template <cl_event_info Param>
     detail::info_t<cl_event, Param> info() const {
@@ -52,9 +161,109 @@ class Event {
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
     friend bool operator==(const Event&, const Event&) = default;
 
-  private:
+  protected:
     explicit Event(detail::Handle<cl_event> handle) noexcept : handle_(std::move(handle)) {}
+
+  private:
+    void check_wait(cl_int code) const {
+        if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+            // The command's own (negative) status says why; if even that cannot be read, the
+            // wait's code is the error, not the failed query's.
+            cl_int status = code;
+            try {
+                status = this->status();
+            } catch (const Error&) {
+            }
+            detail::throw_error(status < 0 ? status : code, "clWaitForEvents",
+                                "the command terminated abnormally");
+        }
+        detail::check(code, "clWaitForEvents");
+    }
+
+    template <cl_profiling_info Param>
+    std::chrono::nanoseconds profiling() const {
+        cl_ulong value = 0;
+        const cl_int code = clGetEventProfilingInfo(get(), Param, sizeof(value), &value, nullptr);
+        detail::check(code, "clGetEventProfilingInfo", [&] {
+            return code == CL_PROFILING_INFO_NOT_AVAILABLE
+                       ? std::string(
+                             "no timestamps: create the queue with {.profiling = true} "
+                             "and wait for the command to complete")
+                       : std::string(detail::InfoTraits<detail::EventProfilingInfo, Param>::name);
+        });
+        return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(value));
+    }
+
     detail::Handle<cl_event> handle_;
 };
+
+/// An event the host completes: commands can wait for it (to hold work back until the host is
+/// ready), and complete() or fail() releases them.
+class UserEvent : public Event {
+  public:
+    explicit UserEvent(const Context& context) : Event(create(context)) {}
+
+    /// Marks the event complete: commands waiting for it may run.
+    void complete() const { set(CL_COMPLETE); }
+    /// Marks the event failed with a negative `code`: commands waiting for it terminate.
+    void fail(cl_int code) const {
+        if (code >= 0) {
+            detail::throw_error(CL_INVALID_VALUE, "clSetUserEventStatus",
+                                detail::concat("a failure code must be negative, got ", code));
+        }
+        set(code);
+    }
+
+  private:
+    static detail::Handle<cl_event> create(const Context& context) {
+        cl_int code = CL_SUCCESS;
+        cl_event raw = clCreateUserEvent(context.get(), &code);
+        detail::check(code, "clCreateUserEvent");
+        return detail::Handle<cl_event>::adopt(raw);
+    }
+    void set(cl_int status) const {
+        detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus",
+                      [] { return std::string("a user event's status can be set once"); });
+    }
+};
+
+inline WaitList& WaitList::add(const Event& event) {
+    if (!event) {
+        detail::throw_error(
+            CL_INVALID_EVENT_WAIT_LIST, "WaitList",
+            detail::concat("event ", size_, " is empty (default-constructed or moved-from)"));
+    }
+    if (size_ < inline_capacity) {
+        inline_[size_] = event.get();
+    } else {
+        if (heap_.empty()) {
+            heap_.assign(inline_.begin(), inline_.end());
+        }
+        heap_.push_back(event.get());
+    }
+    ++size_;
+    return *this;
+}
+
+namespace detail {
+inline void add_to(WaitList& list, const Event& event) {
+    list.add(event);
+}
+template <std::ranges::input_range R>
+requires std::derived_from<std::ranges::range_value_t<R>, Event>
+void add_to(WaitList& list, const R& events) {
+    for (const Event& event : events) {
+        list.add(event);
+    }
+}
+}  // namespace detail
+
+/// The wait list of `events`: Events, or ranges of Events (a vector, an array, a span...).
+template <class... Events>
+WaitList after(const Events&... events) {
+    WaitList list;
+    (detail::add_to(list, events), ...);
+    return list;
+}
 
 }  // namespace openclaw

@@ -11,6 +11,7 @@
 #include <openclaw/program.hpp>
 #include <openclaw/signature.hpp>
 
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -86,12 +87,13 @@ class KernelBase {
     void set_raw(cl_uint index, std::size_t size, const void* value) const {
         const cl_int code = clSetKernelArg(get(), index, size, value);
         if (code != CL_SUCCESS) [[unlikely]] {
-            set_failed(code, index, size);
+            set_failed(code, index, size, "clSetKernelArg");
         }
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void set_failed(cl_int code, cl_uint index,
-                                                           std::size_t size) const {
+                                                           std::size_t size,
+                                                           const char* call) const {
         std::string detail = detail::concat("argument ", index, " of kernel \"", name(), "\"");
         if (code == CL_INVALID_ARG_SIZE) {
             detail += detail::concat(": the kernel's parameter is not ", size,
@@ -101,7 +103,7 @@ class KernelBase {
         } else if (code == CL_INVALID_ARG_INDEX) {
             detail += detail::concat(": the kernel has ", arg_count(), " parameters");
         }
-        throw Error(code, "clSetKernelArg", std::move(detail));
+        throw Error(code, call, std::move(detail));
     }
 
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
@@ -118,8 +120,10 @@ class KernelBase {
                                            "\" is a buffer of another context"));
     }
 
+    /// Sets a buffer argument after the checks every kernel makes (not empty, same context, not
+    /// mapped in a way `use` conflicts with); returns it for the launch-time mapping check.
     template <class T, class Access>
-    void set_buffer(cl_uint index, const Buffer<T, Access>& buffer) const {
+    cl_mem set_buffer(cl_uint index, const Buffer<T, Access>& buffer, detail::Use use) const {
         const cl_mem mem = buffer.get();
         if (mem == nullptr) [[unlikely]] {
             empty_argument(index, "an empty (default-constructed or moved-from) buffer");
@@ -127,8 +131,19 @@ class KernelBase {
         if (buffer.context_handle() != context_handle()) [[unlikely]] {
             foreign_argument(index);
         }
+        detail::map_registry.check(mem, use, "clSetKernelArg");
         set_raw(index, sizeof(mem), &mem);
+        return mem;
     }
+
+#if CL_TARGET_OPENCL_VERSION >= 200
+    void set_svm(cl_uint index, const void* pointer) const {
+        const cl_int code = clSetKernelArgSVMPointer(get(), index, pointer);
+        if (code != CL_SUCCESS) [[unlikely]] {
+            set_failed(code, index, sizeof(void*), "clSetKernelArgSVMPointer");
+        }
+    }
+#endif
 
     void set_local(cl_uint index, std::size_t count, std::size_t element_size) const {
         if (count == 0) [[unlikely]] {
@@ -195,6 +210,44 @@ class Kernel : public KernelBase {
         return *this;
     }
 
+    /// A kernel of its own for another thread (a kernel's argument values may not be set from
+    /// two threads at once). On OpenCL 2.1+ platforms clCloneKernel copies the argument values
+    /// set so far; on older ones the clone is made afresh from the program and its arguments
+    /// must be set again.
+    [[nodiscard]] Kernel clone() const {
+#if CL_TARGET_OPENCL_VERSION >= 210
+        const Program source = program();
+        if (source.context().devices().front().platform().version() >= Version{2, 1}) {
+            cl_int code = CL_SUCCESS;
+            cl_kernel raw = clCloneKernel(get(), &code);
+            if (code == CL_SUCCESS) {
+                Kernel copy(detail::Handle<cl_kernel>::adopt(raw), non_uniform_groups());
+                copy.bound_ = bound_;  // the argument values came along
+                return copy;
+            }
+            if (code != CL_INVALID_OPERATION) {
+                detail::throw_error(code, "clCloneKernel",
+                                    detail::concat("kernel \"", name(), "\""));
+            }
+        }
+        return Kernel(source, name());
+#else
+        return Kernel(program(), name());
+#endif
+    }
+
+    /// Throws CL_INVALID_OPERATION if a buffer bound to this kernel is mapped in a way the
+    /// kernel's use of it conflicts with (Queue::enqueue calls it; free when nothing is mapped).
+    void check_unmapped() const {
+        if (detail::map_registry.any()) [[unlikely]] {
+            for (std::size_t i = 0; i < bound_.size(); ++i) {
+                if (bound_[i] != nullptr) {
+                    detail::map_registry.check(bound_[i], uses_[i], "clEnqueueNDRangeKernel");
+                }
+            }
+        }
+    }
+
     /// Sets argument `Index` alone, with the same compile-time checks.
     template <std::size_t Index, class Arg>
     Kernel& set_arg(const Arg& arg) {
@@ -209,9 +262,13 @@ class Kernel : public KernelBase {
     }
 
   private:
-    Kernel(detail::Handle<cl_kernel> handle, const Program& program)
-        : KernelBase(std::move(handle), program.non_uniform_groups()) {
+    Kernel(detail::Handle<cl_kernel> handle, bool non_uniform)
+        : KernelBase(std::move(handle), non_uniform) {
         check_arity();
+    }
+
+    Kernel(detail::Handle<cl_kernel> handle, const Program& program)
+        : Kernel(std::move(handle), program.non_uniform_groups()) {
         if (program.kernel_arg_info()) {
             static constexpr detail::HostParam params[] = {detail::host_param<Params>()...,
                                                            detail::HostParam{}};
@@ -240,7 +297,15 @@ class Kernel : public KernelBase {
     template <class Param, class Arg>
     void set_one(cl_uint index, const Arg& arg) {
         if constexpr (detail::is_buffer<Arg>) {
-            set_buffer(index, arg);
+            bound_[index] = set_buffer(index, arg, uses_[index]);
+        } else if constexpr (detail::is_svm_pointer<Arg>) {
+#if CL_TARGET_OPENCL_VERSION >= 200
+            set_svm(index, arg.pointer);
+            bound_[index] = nullptr;
+#else
+            static_assert(sizeof(Arg) == 0,
+                          "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
+#endif
         } else if constexpr (detail::is_local_mem<Arg>) {
             set_local(index, arg.count, sizeof(typename detail::ParamTraits<Param>::element_type));
         } else {
@@ -248,13 +313,18 @@ class Kernel : public KernelBase {
             set_raw(index, sizeof(Param), &value);
         }
     }
+
+    static constexpr std::array<detail::Use, sizeof...(Params)> uses_ = {
+        detail::use_of<Params>()...};
+    // The buffers last bound through this object, for the launch-time mapping check.
+    std::array<cl_mem, sizeof...(Params)> bound_{};
 };
 
 namespace detail {
 
-/// What DynamicKernel::set_args accepts: buffers, LocalMem and plain values.
+/// What DynamicKernel::set_args accepts: buffers, SVM pointers, LocalMem and plain values.
 template <class A>
-concept DynamicArgument = is_buffer<A> || is_local_mem<A> ||
+concept DynamicArgument = is_buffer<A> || is_svm_pointer<A> || is_local_mem<A> ||
     (std::is_trivially_copyable_v<A> && !std::is_pointer_v<A> && !std::is_same_v<A, bool> &&
      !std::is_array_v<A>);
 
@@ -308,8 +378,8 @@ class DynamicKernel : public KernelBase {
     template <class... Args>
     DynamicKernel& set_args(const Args&... args) {
         static_assert((detail::DynamicArgument<Args> && ...),
-                      "DynamicKernel::set_args: pass buffers, LocalMem<T>{count} or trivially "
-                      "copyable values (not pointers, arrays or bool)");
+                      "DynamicKernel::set_args: pass buffers, LocalMem<T>{count}, svm(p) or "
+                      "trivially copyable values (not pointers, arrays or bool)");
         if (sizeof...(Args) != params_.size()) [[unlikely]] {
             wrong_count(sizeof...(Args));
         }
@@ -326,8 +396,8 @@ class DynamicKernel : public KernelBase {
     template <class Arg>
     DynamicKernel& set_arg(cl_uint index, const Arg& arg) {
         static_assert(detail::DynamicArgument<Arg>,
-                      "DynamicKernel::set_arg: pass a buffer, LocalMem<T>{count} or a trivially "
-                      "copyable value (not a pointer, array or bool)");
+                      "DynamicKernel::set_arg: pass a buffer, LocalMem<T>{count}, svm(p) or a "
+                      "trivially copyable value (not a pointer, array or bool)");
         if (index >= params_.size()) [[unlikely]] {
             detail::throw_error(
                 CL_INVALID_ARG_INDEX, "clSetKernelArg",
@@ -341,10 +411,58 @@ class DynamicKernel : public KernelBase {
         return *this;
     }
 
+    /// A kernel of its own for another thread, as Kernel::clone(): on OpenCL 2.1+ platforms it
+    /// keeps the argument values set so far, on older ones they must be set again.
+    [[nodiscard]] DynamicKernel clone() const {
+#if CL_TARGET_OPENCL_VERSION >= 210
+        const Program source = program();
+        if (source.context().devices().front().platform().version() >= Version{2, 1}) {
+            cl_int code = CL_SUCCESS;
+            cl_kernel raw = clCloneKernel(get(), &code);
+            if (code == CL_SUCCESS) {
+                return DynamicKernel(detail::Handle<cl_kernel>::adopt(raw), *this);
+            }
+            if (code != CL_INVALID_OPERATION) {
+                detail::throw_error(code, "clCloneKernel",
+                                    detail::concat("kernel \"", name(), "\""));
+            }
+        }
+        return DynamicKernel(source, name());
+#else
+        return DynamicKernel(program(), name());
+#endif
+    }
+
+    /// Throws CL_INVALID_OPERATION if a buffer bound to this kernel is mapped in a way the
+    /// kernel's use of it conflicts with (Queue::enqueue calls it; free when nothing is mapped).
+    void check_unmapped() const {
+        if (detail::map_registry.any()) [[unlikely]] {
+            for (std::size_t i = 0; i < bound_.size(); ++i) {
+                if (bound_[i].mem != nullptr) {
+                    detail::map_registry.check(bound_[i].mem, bound_[i].use,
+                                               "clEnqueueNDRangeKernel");
+                }
+            }
+        }
+    }
+
   private:
+    struct Bound {
+        cl_mem mem = nullptr;
+        detail::Use use = detail::Use::read;
+    };
+
+    // A clone: the same description, and the argument values (so the bound buffers) came along.
+    DynamicKernel(detail::Handle<cl_kernel> handle, const DynamicKernel& original)
+        : KernelBase(std::move(handle), original.non_uniform_groups()),
+          params_(original.params_),
+          bound_(original.bound_),
+          arg_info_(original.arg_info_) {}
+
     DynamicKernel(detail::Handle<cl_kernel> handle, const Program& program)
         : KernelBase(std::move(handle), program.non_uniform_groups()) {
         params_.resize(arg_count());
+        bound_.resize(params_.size());
         if (program.kernel_arg_info()) {
             for (std::size_t i = 0; i < params_.size(); ++i) {
                 params_[i] = detail::query_arg_info(get(), static_cast<cl_uint>(i));
@@ -366,10 +484,32 @@ class DynamicKernel : public KernelBase {
         }
     }
 
+    // How the kernel uses a buffer: from its declaration where the driver described it, else
+    // from the buffer's access (a buffer kernels may write is taken as written).
+    detail::Use use_of(cl_uint index, bool kernel_writes) const {
+        const detail::ArgInfo& param = params_[index];
+        if (param.known_space && param.space == detail::AddressSpace::constant) {
+            return detail::Use::read;
+        }
+        if (param.known_space && param.known_const) {
+            return param.is_const ? detail::Use::read : detail::Use::write;
+        }
+        return kernel_writes ? detail::Use::write : detail::Use::read;
+    }
+
     template <class Arg>
-    void set_one(cl_uint index, const Arg& arg) const {
+    void set_one(cl_uint index, const Arg& arg) {
         if constexpr (detail::is_buffer<Arg>) {
-            set_buffer(index, arg);
+            const detail::Use use = use_of(index, Arg::access_type::kernel_writes);
+            bound_[index] = {set_buffer(index, arg, use), use};
+        } else if constexpr (detail::is_svm_pointer<Arg>) {
+#if CL_TARGET_OPENCL_VERSION >= 200
+            set_svm(index, arg.pointer);
+            bound_[index] = {};
+#else
+            static_assert(sizeof(Arg) == 0,
+                          "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
+#endif
         } else if constexpr (detail::is_local_mem<Arg>) {
             set_local(index, arg.count, sizeof(typename Arg::value_type));
         } else {
@@ -399,6 +539,9 @@ class DynamicKernel : public KernelBase {
     }
 
     std::vector<detail::ArgInfo> params_;
+    // The buffers last bound through this object, for the launch-time mapping check (sized
+    // once: set_args allocates nothing).
+    std::vector<Bound> bound_;
     bool arg_info_ = false;
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 // The umbrella header: everything public in openclaw.
 
+#include <openclaw/async.hpp>
 #include <openclaw/buffer.hpp>
 #include <openclaw/config.hpp>
 #include <openclaw/context.hpp>
@@ -9,9 +10,13 @@
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/kernel.hpp>
+#include <openclaw/mapping.hpp>
 #include <openclaw/ndrange.hpp>
 #include <openclaw/params.hpp>
+#include <openclaw/pinned.hpp>
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
 #include <openclaw/signature.hpp>
+#include <openclaw/split.hpp>
+#include <openclaw/svm.hpp>

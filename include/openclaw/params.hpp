@@ -5,6 +5,7 @@
 // static_assert whose message names the argument's index and the reason.
 
 #include <openclaw/buffer.hpp>
+#include <openclaw/svm.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -74,6 +75,13 @@ inline constexpr bool is_local_mem = false;
 template <class T>
 inline constexpr bool is_local_mem<LocalMem<T>> = true;
 
+/// How a kernel uses a parameter's buffer (reads only, or may write).
+template <class P>
+consteval Use use_of() {
+    constexpr ParamKind kind = ParamTraits<P>::kind;
+    return kind == ParamKind::out || kind == ParamKind::in_out ? Use::write : Use::read;
+}
+
 /// Why a parameter is not a valid kernel parameter type (ok if it is).
 enum class ParamProblem { ok, not_trivially_copyable, pointer, boolean, cv_or_reference };
 
@@ -101,6 +109,7 @@ enum class Verdict {
     needs_readable,
     needs_writable,
     needs_read_write,
+    needs_mutable_pointer,
     needs_local_mem,
     scalar_got_buffer,
     scalar_got_local_mem,
@@ -118,7 +127,7 @@ consteval Verdict verdict() {
     using Traits = ParamTraits<P>;
     using E = typename Traits::element_type;
     if constexpr (Traits::kind == ParamKind::scalar) {
-        if constexpr (is_buffer<A>) {
+        if constexpr (is_buffer<A> || is_svm_pointer<A>) {
             return Verdict::scalar_got_buffer;
         } else if constexpr (is_local_mem<A>) {
             return Verdict::scalar_got_local_mem;
@@ -135,6 +144,16 @@ consteval Verdict verdict() {
             return Verdict::needs_local_mem;
         } else if constexpr (!std::is_same_v<A, LocalMem<E>>) {
             return Verdict::element_mismatch;
+        } else {
+            return Verdict::ok;
+        }
+    } else if constexpr (is_svm_pointer<A>) {
+        using Pointee = std::remove_pointer_t<decltype(A::pointer)>;
+        if constexpr (!std::is_same_v<std::remove_const_t<Pointee>, E>) {
+            return Verdict::element_mismatch;
+        } else if constexpr (std::is_const_v<Pointee> && (Traits::kind == ParamKind::out ||
+                                                          Traits::kind == ParamKind::in_out)) {
+            return Verdict::needs_mutable_pointer;
         } else {
             return Verdict::ok;
         }
@@ -162,7 +181,7 @@ consteval Verdict verdict() {
         static_assert(V != Verdict::needs_buffer,                                           \
                       "set_args: argument " LABEL                                           \
                       ": the parameter is a __global/__constant "                           \
-                      "pointer (In/Out/InOut/Constant<T>): pass a Buffer of T");            \
+                      "pointer (In/Out/InOut/Constant<T>): pass a Buffer of T or svm(p)");  \
         static_assert(V != Verdict::element_mismatch,                                       \
                       "set_args: argument " LABEL                                           \
                       ": element type differs from the parameter's "                        \
@@ -180,14 +199,18 @@ consteval Verdict verdict() {
                       "set_args: argument " LABEL                                           \
                       ": the kernel reads and writes this parameter "                       \
                       "(InOut<T>): pass a ReadWrite buffer");                               \
+        static_assert(V != Verdict::needs_mutable_pointer,                                  \
+                      "set_args: argument " LABEL                                           \
+                      ": the kernel writes this parameter (Out<T> or "                      \
+                      "InOut<T>): an SVM pointer to const cannot be passed");               \
         static_assert(V != Verdict::needs_local_mem,                                        \
                       "set_args: argument " LABEL                                           \
                       ": the parameter is __local (Local<T>): pass "                        \
                       "LocalMem<T>{count}");                                                \
         static_assert(V != Verdict::scalar_got_buffer,                                      \
                       "set_args: argument " LABEL                                           \
-                      ": the parameter is a scalar: a buffer cannot "                       \
-                      "be passed");                                                         \
+                      ": the parameter is a scalar: a buffer (or SVM "                      \
+                      "pointer) cannot be passed");                                         \
         static_assert(V != Verdict::scalar_got_local_mem,                                   \
                       "set_args: argument " LABEL                                           \
                       ": the parameter is a scalar: LocalMem cannot "                       \

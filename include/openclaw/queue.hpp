@@ -15,17 +15,34 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
 namespace openclaw {
 
 class KernelBase;
+class Queue;
+
+namespace detail {
+struct QueueState;
+QueueState& state_of(const Queue& queue);
+}  // namespace detail
+
+/// Whether large blocking transfers from or to pageable host memory go through pinned staging
+/// buffers (pipelined: the host copies one chunk while the device moves the previous one).
+enum class Staging {
+    automatic,  ///< for discrete devices (a GPU or accelerator without host-unified memory)
+    always,
+    never,
+};
 
 /// How a queue executes; designated initializers read well: `Queue{ctx, dev, {.profiling = true}}`.
 struct QueueOptions {
     bool profiling = false;     ///< events carry start/end timestamps
     bool out_of_order = false;  ///< commands may run in any order their events allow
+    Staging staging = Staging::automatic;
     friend constexpr bool operator==(const QueueOptions&, const QueueOptions&) = default;
 };
 
@@ -58,6 +75,23 @@ struct LaunchLimits {
     }
 };
 
+/// What copies of one Queue share: the staging buffers of pipelined transfers, made on first
+/// use (memory layer, detail/staging.hpp), and whether to use them.
+struct QueueState {
+    std::mutex mutex;
+    std::shared_ptr<void> staging;
+    bool stage_pageable = false;
+    Staging mode = Staging::automatic;
+};
+
+inline bool stages_pageable(const Device& device, Staging mode) {
+    if (mode != Staging::automatic) {
+        return mode == Staging::always;
+    }
+    return (device.is_gpu() || device.is_accelerator()) &&
+           !device.info<0x1035 /* CL_DEVICE_HOST_UNIFIED_MEMORY */>();
+}
+
 }  // namespace detail
 
 class Queue {
@@ -68,7 +102,8 @@ class Queue {
     Queue(const Context& context, const Device& device, QueueOptions options = {})
         : handle_(create(context, device, options)),
           context_(context.get()),
-          limits_(detail::LaunchLimits::of(device)) {}
+          limits_(detail::LaunchLimits::of(device)),
+          state_(make_state(device, options.staging)) {}
 
     [[nodiscard]] static Queue adopt(cl_command_queue raw) {
         auto handle = detail::Handle<cl_command_queue>::adopt(raw);
@@ -83,7 +118,7 @@ class Queue {
     QueueOptions options() const {
         const cl_command_queue_properties bits = info<CL_QUEUE_PROPERTIES>();
         return {(bits & CL_QUEUE_PROFILING_ENABLE) != 0,
-                (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0};
+                (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0, state_->mode};
     }
 
     /// Blocks until every command enqueued so far has completed.
@@ -92,23 +127,42 @@ class Queue {
     void flush() const { detail::check(clFlush(get()), "clFlush"); }
 
     /// Launches `kernel` with the arguments it holds over `global` work-items in work-groups of
-    /// `local` (empty: the driver chooses). The geometry is checked against the device first.
-    /// Returns when the launch is enqueued; `kernel.set_args(...)` returns the kernel, so
-    /// `queue.enqueue(k.set_args(a, b), NDRange{n})` binds and launches in one expression.
+    /// `local` (empty: the driver chooses), after the events of `wait` (see after()). The
+    /// geometry is checked against the device first. Returns when the launch is enqueued;
+    /// `kernel.set_args(...)` returns the kernel, so `queue.enqueue(k.set_args(a, b),
+    /// NDRange{n})` binds and launches in one expression.
     template <std::derived_from<KernelBase> K>
-    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {}) const {
-        launch(kernel, global, local, nullptr);
+    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {},
+                 const WaitList& wait = {}) const {
+        launch(kernel, global, local, wait, nullptr);
     }
     /// As enqueue(), returning the launch's Event.
     template <std::derived_from<KernelBase> K>
-    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent) const {
-        return enqueue(kernel, global, NDRange{}, with_event);
+    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent,
+                                const WaitList& wait = {}) const {
+        return enqueue(kernel, global, NDRange{}, with_event, wait);
     }
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
-                                WithEvent) const {
+                                WithEvent, const WaitList& wait = {}) const {
         cl_event raw = nullptr;
-        launch(kernel, global, local, &raw);
+        launch(kernel, global, local, wait, &raw);
+        return Event::adopt(raw);
+    }
+
+    /// An event that completes when the events of `wait` have (or, with an empty list, when
+    /// every command enqueued so far has). Other commands may run past it.
+    [[nodiscard]] Event marker(const WaitList& wait = {}) const {
+        cl_event raw = nullptr;
+        detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
+                      "clEnqueueMarkerWithWaitList");
+        return Event::adopt(raw);
+    }
+    /// As marker(), and commands enqueued after it wait for it (matters on out-of-order queues).
+    [[nodiscard]] Event barrier(const WaitList& wait = {}) const {
+        cl_event raw = nullptr;
+        detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
+                      "clEnqueueBarrierWithWaitList");
         return Event::adopt(raw);
     }
 
@@ -129,7 +183,17 @@ class Queue {
     explicit Queue(detail::Handle<cl_command_queue> handle)
         : handle_(std::move(handle)),
           context_(info<CL_QUEUE_CONTEXT>()),
-          limits_(detail::LaunchLimits::of(Device::retain(info<CL_QUEUE_DEVICE>()))) {}
+          limits_(detail::LaunchLimits::of(device())),
+          state_(make_state(device(), Staging::automatic)) {}
+
+    static std::shared_ptr<detail::QueueState> make_state(const Device& device, Staging mode) {
+        auto state = std::make_shared<detail::QueueState>();
+        state->mode = mode;
+        state->stage_pageable = detail::stages_pageable(device, mode);
+        return state;
+    }
+
+    friend detail::QueueState& detail::state_of(const Queue& queue);
 
     static detail::Handle<cl_command_queue> create(const Context& context, const Device& device,
                                                    QueueOptions options) {
@@ -143,7 +207,18 @@ class Queue {
         // A device of another context (worse, of another platform) can crash the driver that
         // receives it, so membership is checked here, once per queue.
         const auto members = context.info<CL_CONTEXT_DEVICES>();
-        if (std::find(members.begin(), members.end(), device.get()) == members.end()) {
+        // PoCL lists the root device for a context made of its sub-devices, so a device's
+        // ancestors count as members too.
+        const auto member = [&](cl_device_id id) {
+            for (; id != nullptr;
+                 id = detail::get_info<cl_device_id, CL_DEVICE_PARENT_DEVICE>(id)) {
+                if (std::find(members.begin(), members.end(), id) != members.end()) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        if (!member(device.get())) {
             std::string names;
             for (cl_device_id member : members) {
                 names += detail::concat(names.empty() ? "" : ", ", "\"",
@@ -188,15 +263,18 @@ class Queue {
     }
 
     template <class K>
-    void launch(const K& kernel, const NDRange& global, const NDRange& local,
+    void launch(const K& kernel, const NDRange& global, const NDRange& local, const WaitList& wait,
                 cl_event* event) const {
         if (kernel.context_handle() != context_) [[unlikely]] {
             foreign_kernel(kernel.get());
         }
         check_geometry(global, local, kernel.non_uniform_groups());
+        if constexpr (requires { kernel.check_unmapped(); }) {
+            kernel.check_unmapped();
+        }
         const cl_int code =
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
-                                   local.data(), 0, nullptr, event);
+                                   local.data(), wait.size(), wait.data(), event);
         if (code != CL_SUCCESS) [[unlikely]] {
             launch_failed(code, kernel.get(), global, local);
         }
@@ -302,6 +380,13 @@ class Queue {
     detail::Handle<cl_command_queue> handle_;
     cl_context context_ = nullptr;
     detail::LaunchLimits limits_;
+    std::shared_ptr<detail::QueueState> state_;
 };
+
+namespace detail {
+inline QueueState& state_of(const Queue& queue) {
+    return *queue.state_;
+}
+}  // namespace detail
 
 }  // namespace openclaw

@@ -1545,7 +1545,7 @@ inline void verify_params(cl_kernel kernel, const HostParam* params, std::size_t
 /// An argument given to DynamicKernel::set_args, as far as the comparison with the driver
 /// needs it.
 struct HostArg {
-    enum class Form { value, local, buffer };
+    enum class Form { value, local, buffer, svm };
     Form form = Form::value;
     bool kernel_reads = false;  // for buffers: what the access tag allows kernels
     bool kernel_writes = false;
@@ -1561,6 +1561,14 @@ consteval HostArg host_arg() {
         using Access = typename A::access_type;
         return {HostArg::Form::buffer, Access::kernel_reads, Access::kernel_writes,
                 Access::name,          host_type_code<T>(),  sizeof(T)};
+    } else if constexpr (is_svm_pointer<A>) {
+        using T = std::remove_pointer_t<decltype(A::pointer)>;
+        return {HostArg::Form::svm,
+                true,
+                !std::is_const_v<T>,
+                "",
+                host_type_code<std::remove_cv_t<T>>(),
+                sizeof(T)};
     } else if constexpr (is_local_mem<A>) {
         using T = typename A::value_type;
         return {HostArg::Form::local, false, false, "", host_type_code<T>(), sizeof(T)};
@@ -1574,6 +1582,8 @@ inline std::string host_arg_name(const HostArg& arg) {
     switch (arg.form) {
         case HostArg::Form::buffer:
             return concat("Buffer<", element, ", ", arg.access, ">");
+        case HostArg::Form::svm:
+            return concat("svm(", arg.kernel_writes ? "" : "const ", element, "*)");
         case HostArg::Form::local:
             return concat("LocalMem<", element, ">");
         default:
@@ -1588,12 +1598,15 @@ inline std::string argument_mismatch(const HostArg& arg, const ArgInfo& info, cl
     if (is_unsupported_object(info)) {
         return "images, samplers and pipes are not supported by openclaw yet";
     }
+    const bool pointer = arg.form == HostArg::Form::buffer || arg.form == HostArg::Form::svm;
     if (info.known_space) {
         const bool buffer_space =
             info.space == AddressSpace::global || info.space == AddressSpace::constant;
-        if (arg.form == HostArg::Form::buffer && !buffer_space) {
+        if (pointer && !buffer_space) {
             return info.space == AddressSpace::local
                        ? "the parameter is __local: pass LocalMem<T>{count}"
+                   : arg.form == HostArg::Form::svm
+                       ? "the parameter is a value: an SVM pointer cannot be passed"
                        : "the parameter is a value: a buffer cannot be passed";
         }
         if (arg.form == HostArg::Form::local && info.space != AddressSpace::local) {
@@ -1604,7 +1617,7 @@ inline std::string argument_mismatch(const HostArg& arg, const ArgInfo& info, cl
                        ? "the parameter is __local: pass LocalMem<T>{count}"
                        : "the parameter is a __global/__constant pointer: pass a Buffer";
         }
-        if (arg.form == HostArg::Form::buffer) {
+        if (pointer) {
             const bool kernel_only_reads =
                 info.space == AddressSpace::constant || (info.known_const && info.is_const);
             if (kernel_only_reads && !arg.kernel_reads) {
@@ -1613,9 +1626,12 @@ inline std::string argument_mismatch(const HostArg& arg, const ArgInfo& info, cl
             }
             if (info.space == AddressSpace::global && info.known_const && !info.is_const &&
                 !arg.kernel_writes) {
-                return "the kernel's pointer is not const, so the kernel may write through it: a "
-                       "ReadOnly buffer cannot be passed, use WriteOnly or ReadWrite (or make the "
-                       "kernel's parameter const)";
+                return arg.form == HostArg::Form::svm
+                           ? "the kernel's pointer is not const, so the kernel may write through "
+                             "it: an SVM pointer to const cannot be passed"
+                           : "the kernel's pointer is not const, so the kernel may write through "
+                             "it: a ReadOnly buffer cannot be passed, use WriteOnly or ReadWrite "
+                             "(or make the kernel's parameter const)";
             }
         }
     } else if (info.known_type && (info.type.pointers > 0) != (arg.form != HostArg::Form::value)) {

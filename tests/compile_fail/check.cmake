@@ -1,6 +1,7 @@
 # Builds one compile-fail target and checks that it fails for the stated reason.
 #   -DBUILD_DIR=<build tree> -DTARGET=<target> -DEXPECT=<text the diagnostic must contain>
 #   -DEXPECT_ALSO=<text>|<text>... more text the diagnostic must contain (optional)
+#   (or -DEXPECT_REGEX=<regular expression> for diagnostics worded differently by compilers)
 #   -DMUST_COMPILE=ON instead of EXPECT for the control snippet, which must compile.
 execute_process(
   COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target "${TARGET}"
@@ -19,7 +20,16 @@ endif()
 if(result EQUAL 0)
   message(FATAL_ERROR "${TARGET} compiled, but it must be rejected with: ${EXPECT}")
 endif()
-string(FIND "${output}" "${EXPECT}" position)
+if(DEFINED EXPECT_REGEX)
+  set(EXPECT "${EXPECT_REGEX}")
+  if("${output}" MATCHES "${EXPECT_REGEX}")
+    set(position 0)
+  else()
+    set(position -1)
+  endif()
+else()
+  string(FIND "${output}" "${EXPECT}" position)
+endif()
 if(position EQUAL -1)
   message(FATAL_ERROR "${TARGET} failed, but not with the expected reason\n"
                       "expected: ${EXPECT}\ncompiler output:\n${output}")

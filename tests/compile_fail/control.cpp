@@ -14,3 +14,13 @@ void control(cf::VectorAdd& add, cf::Reduce& reduce, cf::Scale& scale, cf::Looku
     cf::Device device;
     (void)device.info<CL_DEVICE_NAME>();
 }
+
+void control_memory(cf::VectorAdd& add, cf::Args& a, cf::Queue& q, float* p, const float* cp) {
+    add.set_args(cf::svm(cp), cf::svm(p), cf::svm(p), a.n);  // SVM pointers where buffers go
+    (void)a.both.sub<cf::ReadOnly>(0, 4);                    // narrower access
+    (void)a.in.sub(0, 4);                                    // same access
+    auto view = a.both.map_read_write(q);
+    view[0] = 1.0f;  // a writable view
+    const auto read = a.in.map_read(q);
+    (void)read[0];
+}

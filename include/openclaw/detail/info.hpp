@@ -197,6 +197,8 @@ OPENCLAW_INFO(cl_device_id, CL_DEVICE_MAX_CONSTANT_ARGS, cl_uint);
 OPENCLAW_INFO(cl_device_id, CL_DEVICE_LOCAL_MEM_TYPE, cl_device_local_mem_type);
 OPENCLAW_INFO(cl_device_id, CL_DEVICE_LOCAL_MEM_SIZE, cl_ulong);
 OPENCLAW_INFO(cl_device_id, CL_DEVICE_ERROR_CORRECTION_SUPPORT, bool);
+// Deprecated by OpenCL 2.0 but still answered; tells integrated from discrete memory.
+OPENCLAW_INFO(cl_device_id, 0x1035 /* CL_DEVICE_HOST_UNIFIED_MEMORY */, bool);
 OPENCLAW_INFO(cl_device_id, CL_DEVICE_PROFILING_TIMER_RESOLUTION, std::size_t);
 OPENCLAW_INFO(cl_device_id, CL_DEVICE_ENDIAN_LITTLE, bool);
 OPENCLAW_INFO(cl_device_id, CL_DEVICE_AVAILABLE, bool);

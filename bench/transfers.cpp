@@ -1,0 +1,217 @@
+// bench/transfers: host<->device transfer rates, 4 KiB to 1 GiB, from pageable and pinned host
+// memory, through the raw C API, OpenCL-CLHPP and openclaw in one run (peers alternate within
+// each size). Usage: bench_transfers [--smoke] [--max-mib N]
+#include <openclaw/openclaw.hpp>
+
+#define CL_HPP_TARGET_OPENCL_VERSION 300
+// 110: CLHPP 2.0.x fails to compile its queue constructors with a minimum of 120.
+#define CL_HPP_MINIMUM_OPENCL_VERSION 110
+#include <CL/opencl.hpp>
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+
+namespace {
+
+struct Peer {
+    std::string name;
+    std::function<void()> run;  // one transfer of the whole size
+};
+
+void check(cl_int code, const char* what) {
+    if (code != CL_SUCCESS) {
+        throw openclaw::Error(code, what, "in the benchmark's raw C code");
+    }
+}
+
+/// Pinned memory the raw C way: an ALLOC_HOST_PTR buffer, mapped.
+struct RawPinned {
+    RawPinned(cl_context context, cl_command_queue queue, std::size_t bytes) : queue(queue) {
+        cl_int code = CL_SUCCESS;
+        mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr,
+                             &code);
+        check(code, "clCreateBuffer");
+        host = clEnqueueMapBuffer(queue, mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                  nullptr, nullptr, &code);
+        check(code, "clEnqueueMapBuffer");
+    }
+    RawPinned(const RawPinned&) = delete;
+    RawPinned& operator=(const RawPinned&) = delete;
+    ~RawPinned() {
+        clEnqueueUnmapMemObject(queue, mem, host, 0, nullptr, nullptr);
+        clFinish(queue);
+        clReleaseMemObject(mem);
+    }
+    cl_command_queue queue;
+    cl_mem mem = nullptr;
+    void* host = nullptr;
+};
+
+void fill_pattern(std::byte* p, std::size_t bytes, unsigned seed) {
+    for (std::size_t i = 0; i < bytes; ++i) {
+        p[i] = static_cast<std::byte>((i * 131 + seed) & 0xFF);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+    const bool smoke = bench::has_flag(argc, argv, "--smoke");
+    std::size_t max_bytes = smoke ? (std::size_t{16} << 20) : (std::size_t{1} << 30);
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::string_view(argv[i]) == "--max-mib") {
+            max_bytes = std::stoull(argv[i + 1]) << 20;
+        }
+    }
+    const openclaw::Device device = bench::pick_device();
+    if (!device) {
+        std::fprintf(stderr, "no OpenCL device\n");
+        return 1;
+    }
+    std::printf("# transfers on \"%s\" (%s, driver %s)\n", device.name().c_str(),
+                device.platform().version_string().c_str(), device.driver_version().c_str());
+    const openclaw::Context context{device};
+    const openclaw::Queue queue{context, device};
+    const cl_command_queue raw_queue = queue.get();
+    const cl::CommandQueue clhpp_queue(raw_queue, true);
+
+    std::vector<std::size_t> sizes = {std::size_t{4} << 10,   std::size_t{64} << 10,
+                                      std::size_t{1} << 20,   std::size_t{16} << 20,
+                                      std::size_t{256} << 20, std::size_t{1} << 30};
+    std::erase_if(sizes, [&](std::size_t s) { return s > max_bytes; });
+    const int samples = smoke ? 1 : 7;
+
+    std::printf(
+        "\n| size | direction | raw pageable GB/s | CLHPP pageable GB/s | openclaw pageable "
+        "GB/s | openclaw / raw (pageable) | raw pinned GB/s | openclaw pinned GB/s | "
+        "openclaw / raw (pinned) |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (const std::size_t bytes : sizes) {
+        const std::size_t iterations =
+            smoke ? 1 : std::clamp<std::size_t>((std::size_t{512} << 20) / bytes, 2, 2000);
+        cl_int code = CL_SUCCESS;
+        const cl_mem raw_buffer =
+            clCreateBuffer(context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &code);
+        check(code, "clCreateBuffer");
+        const auto buffer = openclaw::ReadWriteBuffer<std::byte>::adopt(raw_buffer);
+        const cl::Buffer clhpp_buffer(raw_buffer, true);
+        std::vector<std::byte> pageable(bytes);
+        fill_pattern(pageable.data(), bytes, 1);
+        std::vector<std::byte> pageable_back(bytes);
+        RawPinned raw_pinned(context.get(), raw_queue, bytes);
+        std::memcpy(raw_pinned.host, pageable.data(), bytes);
+        openclaw::PinnedBuffer<std::byte> pinned{queue, bytes};
+        std::memcpy(pinned.data(), pageable.data(), bytes);
+
+        for (const bool write : {true, false}) {
+            std::vector<Peer> peers;
+            if (write) {
+                peers = {
+                    {"raw pageable",
+                     [&] {
+                         check(clEnqueueWriteBuffer(raw_queue, raw_buffer, CL_TRUE, 0, bytes,
+                                                    pageable.data(), 0, nullptr, nullptr),
+                               "clEnqueueWriteBuffer");
+                     }},
+                    {"CLHPP pageable",
+                     [&] {
+                         check(clhpp_queue.enqueueWriteBuffer(clhpp_buffer, CL_TRUE, 0, bytes,
+                                                              pageable.data()),
+                               "enqueueWriteBuffer");
+                     }},
+                    {"openclaw pageable", [&] { buffer.write(queue, pageable); }},
+                    {"raw pinned",
+                     [&] {
+                         check(clEnqueueWriteBuffer(raw_queue, raw_buffer, CL_TRUE, 0, bytes,
+                                                    raw_pinned.host, 0, nullptr, nullptr),
+                               "clEnqueueWriteBuffer");
+                     }},
+                    {"openclaw pinned", [&] { buffer.write(queue, pinned); }},
+                };
+            } else {
+                peers = {
+                    {"raw pageable",
+                     [&] {
+                         check(clEnqueueReadBuffer(raw_queue, raw_buffer, CL_TRUE, 0, bytes,
+                                                   pageable_back.data(), 0, nullptr, nullptr),
+                               "clEnqueueReadBuffer");
+                     }},
+                    {"CLHPP pageable",
+                     [&] {
+                         check(clhpp_queue.enqueueReadBuffer(clhpp_buffer, CL_TRUE, 0, bytes,
+                                                             pageable_back.data()),
+                               "enqueueReadBuffer");
+                     }},
+                    {"openclaw pageable", [&] { buffer.read(queue, pageable_back); }},
+                    {"raw pinned",
+                     [&] {
+                         check(clEnqueueReadBuffer(raw_queue, raw_buffer, CL_TRUE, 0, bytes,
+                                                   raw_pinned.host, 0, nullptr, nullptr),
+                               "clEnqueueReadBuffer");
+                     }},
+                    {"openclaw pinned", [&] { buffer.read(queue, pinned); }},
+                };
+            }
+            // Verify each peer once: a write must land on the device, a read in host memory.
+            for (Peer& peer : peers) {
+                if (write) {
+                    buffer.fill(queue, std::byte{0});
+                    peer.run();
+                    std::vector<std::byte> check_back(bytes);
+                    buffer.read(queue, check_back);
+                    if (std::memcmp(check_back.data(), pageable.data(), bytes) != 0) {
+                        std::fprintf(stderr, "%s write of %zu bytes is wrong\n", peer.name.c_str(),
+                                     bytes);
+                        return 1;
+                    }
+                } else {
+                    buffer.write(queue, pageable);
+                    std::memset(pageable_back.data(), 0, bytes);
+                    std::memset(raw_pinned.host, 0, bytes);
+                    std::memset(pinned.data(), 0, bytes);
+                    peer.run();
+                    const void* got = peer.name == "raw pinned"        ? raw_pinned.host
+                                      : peer.name == "openclaw pinned" ? pinned.data()
+                                                                       : pageable_back.data();
+                    if (std::memcmp(got, pageable.data(), bytes) != 0) {
+                        std::fprintf(stderr, "%s read of %zu bytes is wrong\n", peer.name.c_str(),
+                                     bytes);
+                        return 1;
+                    }
+                }
+            }
+            std::map<std::string, std::vector<double>> rates;
+            for (int s = 0; s < samples; ++s) {
+                for (Peer& peer : peers) {
+                    peer.run();  // warm
+                    const double start = bench::now();
+                    for (std::size_t i = 0; i < iterations; ++i) {
+                        peer.run();
+                    }
+                    const double seconds = bench::now() - start;
+                    rates[peer.name].push_back(static_cast<double>(bytes * iterations) / seconds /
+                                               1e9);
+                }
+            }
+            std::map<std::string, double> gbs;
+            for (const auto& [name, values] : rates) {
+                gbs[name] = bench::median(values);
+                bench::csv("transfers", write ? "write" : "read", name, bytes, gbs[name], "GB/s");
+            }
+            std::printf("| %s | %s | %.2f | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx |\n",
+                        bench::human_bytes(bytes).c_str(), write ? "write" : "read",
+                        gbs["raw pageable"], gbs["CLHPP pageable"], gbs["openclaw pageable"],
+                        gbs["openclaw pageable"] / gbs["raw pageable"], gbs["raw pinned"],
+                        gbs["openclaw pinned"], gbs["openclaw pinned"] / gbs["raw pinned"]);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+} catch (const std::exception& error) {
+    std::fprintf(stderr, "bench_transfers: %s\n", error.what());
+    return 1;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Splitting an index range across devices in proportion to a weight (compute units by default),
+// in steps that keep every slice's start aligned, so the matching sub-buffers can be cut.
+
+#include <openclaw/device.hpp>
+#include <openclaw/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <numeric>
+#include <span>
+#include <vector>
+
+namespace openclaw {
+
+/// A part of an index range: elements [offset, offset + count).
+struct Slice {
+    std::size_t offset = 0;
+    std::size_t count = 0;
+    friend constexpr bool operator==(const Slice&, const Slice&) = default;
+};
+
+/// Splits [0, n) into one slice per weight, in proportion to the weights. Every slice starts at
+/// a multiple of `granularity` (pass Buffer::sub_alignment() to cut sub-buffers from the slices);
+/// the last slice takes the remainder. A zero weight yields an empty slice.
+inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
+                                std::size_t granularity = 1) {
+    if (weights.empty() || granularity == 0) {
+        detail::throw_error(CL_INVALID_VALUE, "split",
+                            weights.empty() ? "no weights given" : "granularity 0");
+    }
+    double total = 0;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        if (!(weights[i] >= 0) || !std::isfinite(weights[i])) {
+            detail::throw_error(CL_INVALID_VALUE, "split",
+                                detail::concat("weight ", i, " is ", weights[i],
+                                               ": weights must be finite and not negative"));
+        }
+        total += weights[i];
+    }
+    if (total <= 0) {
+        detail::throw_error(CL_INVALID_VALUE, "split", "every weight is 0");
+    }
+    // Whole units of `granularity`, shared by largest remainder; the partial unit at the end of
+    // the range goes to the last slice with a nonzero weight.
+    const std::size_t units = n / granularity;
+    std::vector<std::size_t> share(weights.size());
+    std::vector<std::pair<double, std::size_t>> remainders;
+    std::size_t given = 0;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        const double exact = static_cast<double>(units) * weights[i] / total;
+        share[i] = static_cast<std::size_t>(std::floor(exact));
+        given += share[i];
+        remainders.emplace_back(exact - std::floor(exact), i);
+    }
+    std::stable_sort(remainders.begin(), remainders.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t k = 0; given < units; ++k, ++given) {
+        ++share[remainders[k % remainders.size()].second];
+    }
+    std::vector<Slice> slices(weights.size());
+    std::size_t offset = 0;
+    for (std::size_t i = 0; i < weights.size(); ++i) {
+        slices[i] = {offset, share[i] * granularity};
+        offset += slices[i].count;
+    }
+    const std::size_t tail = n - offset;
+    std::size_t last = weights.size() - 1;
+    while (weights[last] == 0) {
+        --last;
+    }
+    slices[last].count += tail;
+    for (std::size_t i = last + 1; i < slices.size(); ++i) {
+        slices[i].offset += tail;
+    }
+    return slices;
+}
+
+/// Splits [0, n) across `devices` in proportion to their compute units.
+inline std::vector<Slice> split(std::size_t n, std::span<const Device> devices,
+                                std::size_t granularity = 1) {
+    std::vector<double> weights;
+    weights.reserve(devices.size());
+    for (const Device& device : devices) {
+        weights.push_back(static_cast<double>(device.max_compute_units()));
+    }
+    return split(n, weights, granularity);
+}
+
+}  // namespace openclaw

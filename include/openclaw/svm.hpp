@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Shared virtual memory (OpenCL 2.0+, optional on 3.0): what a device supports, SvmAllocator<T>
+// for std::vector and friends, SvmMapping<T> (the map/unmap guard coarse-grain SVM needs before
+// the host touches it), and svm(ptr), which marks a pointer as an SVM kernel argument.
+
+#include <openclaw/context.hpp>
+#include <openclaw/detail/handle.hpp>
+#include <openclaw/device.hpp>
+#include <openclaw/error.hpp>
+#include <openclaw/queue.hpp>
+
+#include <cstddef>
+#include <limits>
+#include <new>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace openclaw {
+
+/// The finest kind of shared virtual memory a device supports.
+enum class SvmLevel {
+    none,               ///< no SVM (OpenCL 1.x, or a 3.0 device without it)
+    coarse_grain,       ///< SVM buffers; the host maps them before touching them
+    fine_grain_buffer,  ///< SVM buffers the host may touch without mapping
+    fine_grain_system,  ///< any host memory (malloc) is shared
+};
+
+constexpr std::string_view to_string(SvmLevel level) noexcept {
+    switch (level) {
+        case SvmLevel::none:
+            return "none";
+        case SvmLevel::coarse_grain:
+            return "coarse-grain buffer";
+        case SvmLevel::fine_grain_buffer:
+            return "fine-grain buffer";
+        case SvmLevel::fine_grain_system:
+            return "fine-grain system";
+    }
+    return "unknown";
+}
+
+/// A pointer marked as shared virtual memory, for an In/Out/InOut/Constant<T> kernel parameter.
+/// A pointer to const fits only parameters the kernel reads.
+template <class T>
+struct SvmPointer {
+    T* pointer = nullptr;
+};
+
+/// Marks `pointer` (from SvmAllocator or clSVMAlloc) as an SVM kernel argument.
+template <class T>
+constexpr SvmPointer<T> svm(T* pointer) noexcept {
+    return {pointer};
+}
+
+namespace detail {
+template <class A>
+inline constexpr bool is_svm_pointer = false;
+template <class T>
+inline constexpr bool is_svm_pointer<SvmPointer<T>> = true;
+}  // namespace detail
+
+#if CL_TARGET_OPENCL_VERSION >= 200
+
+/// What `device` supports; never calls a query its platform is too old to know.
+inline SvmLevel svm_level(const Device& device) {
+    if (device.platform().version() < Version{2, 0} || device.version() < Version{2, 0}) {
+        return SvmLevel::none;
+    }
+    const cl_device_svm_capabilities caps = device.info<CL_DEVICE_SVM_CAPABILITIES>();
+    if ((caps & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) != 0) {
+        return SvmLevel::fine_grain_system;
+    }
+    if ((caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0) {
+        return SvmLevel::fine_grain_buffer;
+    }
+    if ((caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0) {
+        return SvmLevel::coarse_grain;
+    }
+    return SvmLevel::none;
+}
+
+/// An allocator of SVM in one context, usable with std::vector. Elements it default-constructs
+/// are left uninitialized (no host write), so a coarse-grain vector can be sized before it is
+/// mapped; fill it inside an SvmMapping, or on the device.
+template <class T>
+class SvmAllocator {
+  public:
+    using value_type = T;
+
+    /// `fine_grain` asks for memory the host may touch without mapping (CL_MEM_SVM_FINE_GRAIN_
+    /// BUFFER). Throws CL_INVALID_OPERATION if no device of the context supports what is asked.
+    explicit SvmAllocator(const Context& context, bool fine_grain = false)
+        : context_(context),
+          flags_(CL_MEM_READ_WRITE | (fine_grain ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0)) {
+        const SvmLevel needed = fine_grain ? SvmLevel::fine_grain_buffer : SvmLevel::coarse_grain;
+        for (const Device& device : context.devices()) {
+            const SvmLevel level = svm_level(device);
+            if (level < needed) {
+                detail::throw_error(
+                    CL_INVALID_OPERATION, "clSVMAlloc",
+                    detail::concat("device \"", device.name(), "\" supports ", to_string(level),
+                                   " SVM, this allocator needs ", to_string(needed)));
+            }
+        }
+    }
+    template <class U>
+    SvmAllocator(const SvmAllocator<U>& other) noexcept  // NOLINT: rebinding is implicit
+        : context_(other.context()), flags_(other.flags()) {}
+
+    [[nodiscard]] T* allocate(std::size_t n) {
+        if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
+            throw std::bad_array_new_length();
+        }
+        void* p = clSVMAlloc(context_.get(), flags_, n * sizeof(T),
+                             static_cast<cl_uint>(alignof(T) < 16 ? 16 : alignof(T)));
+        if (p == nullptr) {
+            detail::throw_error(CL_MEM_OBJECT_ALLOCATION_FAILURE, "clSVMAlloc",
+                                detail::concat(n, " elements (", n * sizeof(T), " bytes)"));
+        }
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t) noexcept { clSVMFree(context_.get(), p); }
+
+    /// Default construction leaves trivially constructible elements uninitialized.
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+
+    const Context& context() const noexcept { return context_; }
+    cl_svm_mem_flags flags() const noexcept { return flags_; }
+
+    template <class U>
+    friend bool operator==(const SvmAllocator& a, const SvmAllocator<U>& b) noexcept {
+        return a.context().get() == b.context().get() && a.flags() == b.flags();
+    }
+
+  private:
+    Context context_;
+    cl_svm_mem_flags flags_;
+};
+
+/// Host access to a region of coarse-grain SVM: mapped (blocking) on construction, unmapped
+/// when destroyed or by unmap(). Errors of the destructor's unmap reach the error hook.
+template <class T>
+class SvmMapping {
+  public:
+    /// Maps `region` for reading and writing (`write_only`: CL_MAP_WRITE_INVALIDATE_REGION).
+    SvmMapping(const Queue& queue, std::span<T> region, bool write_only = false)
+        : queue_(detail::Handle<cl_command_queue>::retain(queue.get())), region_(region) {
+        if (region_.empty()) {
+            return;
+        }
+        const cl_map_flags flags =
+            write_only ? CL_MAP_WRITE_INVALIDATE_REGION
+                       : (std::is_const_v<T> ? CL_MAP_READ : CL_MAP_READ | CL_MAP_WRITE);
+        detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(), region_.size_bytes(),
+                                      0, nullptr, nullptr),
+                      "clEnqueueSVMMap",
+                      [&] { return detail::concat(region_.size(), " elements of SVM"); });
+        mapped_ = true;
+    }
+    SvmMapping(const SvmMapping&) = delete;
+    SvmMapping& operator=(const SvmMapping&) = delete;
+    ~SvmMapping() {
+        if (mapped_) {
+            if (const cl_int code = release(); code != CL_SUCCESS) {
+                detail::report_cleanup_failure("clEnqueueSVMUnmap", code);
+            }
+        }
+    }
+
+    /// Unmaps now, throwing on failure.
+    void unmap() {
+        if (mapped_) {
+            detail::check(release(), "clEnqueueSVMUnmap");
+        }
+    }
+
+    std::span<T> span() const noexcept { return region_; }
+    T* data() const noexcept { return region_.data(); }
+    std::size_t size() const noexcept { return region_.size(); }
+    T& operator[](std::size_t i) const noexcept { return region_[i]; }
+    T* begin() const noexcept { return region_.data(); }
+    T* end() const noexcept { return region_.data() + region_.size(); }
+
+  private:
+    void* pointer() const noexcept { return const_cast<std::remove_const_t<T>*>(region_.data()); }
+    cl_int release() noexcept {
+        mapped_ = false;
+        return clEnqueueSVMUnmap(queue_.get(), pointer(), 0, nullptr, nullptr);
+    }
+
+    detail::Handle<cl_command_queue> queue_;
+    std::span<T> region_;
+    bool mapped_ = false;
+};
+
+#endif  // CL_TARGET_OPENCL_VERSION >= 200
+
+}  // namespace openclaw

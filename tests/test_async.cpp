@@ -1,0 +1,104 @@
+// Coroutines: co_await on events resumes after the command completes (on openclaw's resume
+// thread, where blocking calls are allowed), when_all, and failures thrown at the co_await.
+#include <openclaw/openclaw.hpp>
+
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+#include "task.hpp"  // examples/async_pipeline/task.hpp
+
+using example::Task;
+using openclaw::In;
+using openclaw::InOut;
+using openclaw::NDRange;
+using openclaw::Out;
+using openclaw_test::env;
+using openclaw_test::has;
+
+namespace {
+
+constexpr const char* source = R"CLC(
+__kernel void add(__global const int* a, __global const int* b, __global int* c) {
+    const size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
+__kernel void scale(__global int* data, const int factor) {
+    data[get_global_id(0)] *= factor;
+}
+)CLC";
+
+const openclaw::Program& program() {
+    static const openclaw::Program built = openclaw::Program::build(env().context, source);
+    return built;
+}
+
+// Several stages, each awaited: write two chunks on two queues, add, scale, read.
+Task<std::vector<int>> pipeline(int chunk, std::size_t n) {
+    const openclaw::Queue upload{env().context, env().device};
+    const openclaw::Queue compute{env().context, env().device};
+    openclaw::PinnedBuffer<int> a{upload, n};
+    openclaw::PinnedBuffer<int> b{upload, n};
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i] = static_cast<int>(i) + chunk;
+        b[i] = chunk * 1000;
+    }
+    const openclaw::ReadOnlyBuffer<int> da{env().context, n};
+    const openclaw::ReadOnlyBuffer<int> db{env().context, n};
+    const openclaw::ReadWriteBuffer<int> dc{env().context, n};
+    co_await openclaw::when_all(da.write_async(upload, a), db.write_async(compute, b));
+    auto add = program().kernel<In<int>, In<int>, Out<int>>("add");
+    co_await compute.enqueue(add.set_args(da, db, dc), NDRange{n}, openclaw::with_event);
+    auto scale = program().kernel<InOut<int>, cl_int>("scale");
+    co_await compute.enqueue(scale.set_args(dc, 3), NDRange{n}, openclaw::with_event);
+    // After a co_await the coroutine runs on openclaw's thread: a blocking read is fine here.
+    std::vector<int> result(n);
+    dc.read(compute, result);
+    co_return result;
+}
+
+Task<int> await_failure(const openclaw::UserEvent& gate, const openclaw::Queue& queue,
+                        const openclaw::ReadWriteBuffer<int>& data) {
+    co_await data.fill(queue, 1, 0, data.size(), openclaw::with_event, openclaw::after(gate));
+    co_return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a coroutine pipeline awaits each stage and computes the right result") {
+    const std::size_t n = 4096;
+    std::vector<Task<std::vector<int>>> tasks;
+    for (int chunk = 0; chunk < 4; ++chunk) {
+        tasks.push_back(pipeline(chunk, n));
+    }
+    for (int chunk = 0; chunk < 4; ++chunk) {
+        const std::vector<int> result = tasks[static_cast<std::size_t>(chunk)].get();
+        REQUIRE(result.size() == n);
+        for (std::size_t i = 0; i < n; i += 101) {
+            CHECK(result[i] == 3 * (static_cast<int>(i) + chunk + chunk * 1000));
+        }
+    }
+}
+
+TEST_CASE("a completed event does not suspend, an empty when_all neither") {
+    const openclaw::ReadWriteBuffer<int> data{env().context, 16};
+    const openclaw::Event done = data.fill(env().queue, 4, 0, 16, openclaw::with_event);
+    done.wait();
+    CHECK(openclaw::EventAwaiter(done).await_ready());
+    CHECK(openclaw::when_all(std::span<const openclaw::Event>{}).await_ready());
+}
+
+TEST_CASE("a failed command is thrown at its co_await") {
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<int> data{env().context, 64};
+    const openclaw::UserEvent gate{env().context};
+    auto task = await_failure(gate, queue, data);
+    gate.fail(-7);
+    try {
+        (void)task.get();
+        FAIL("the co_await did not throw");
+    } catch (const openclaw::Error& error) {
+        CHECK(error.cl_code() < 0);
+        CHECK_THAT(error.what(), has("the awaited command terminated abnormally"));
+    }
+}

@@ -1,0 +1,230 @@
+// Events and asynchronous work: wait lists across queues (a race would show as wrong data),
+// user events, markers and barriers, profiling, callbacks that fire exactly once, kernel clones.
+#include <openclaw/openclaw.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "support/allocations.hpp"
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+
+using openclaw::In;
+using openclaw::InOut;
+using openclaw::NDRange;
+using openclaw::Out;
+using openclaw_test::env;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+namespace {
+
+constexpr const char* source = R"CLC(
+__kernel void produce(__global uint* out, const uint base, const uint spin) {
+    const size_t i = get_global_id(0);
+    uint v = base + (uint)i;
+    // Busy work that makes the producer slow enough to race a consumer; its result is kept
+    // (in out[i] only when spin is odd, which the tests never ask for) so it is not optimized out.
+    for (uint k = 0; k < spin; ++k) {
+        v = v * 1664525u + 1013904223u;
+        v = (v ^ (v >> 7)) - (v << 3);
+    }
+    out[i] = (spin & 1u) ? v : base + (uint)i;
+}
+__kernel void consume(__global const uint* in, __global uint* out) {
+    out[get_global_id(0)] = in[get_global_id(0)] * 2u;
+}
+)CLC";
+
+const openclaw::Program& program() {
+    static const openclaw::Program built = openclaw::Program::build(env().context, source);
+    return built;
+}
+
+template <class Predicate>
+bool eventually(Predicate done) {
+    for (int i = 0; i < 2000 && !done(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return done();
+}
+
+}  // namespace
+
+TEST_CASE("a chain across two out-of-order queues is ordered by its wait lists") {
+    const openclaw::QueueOptions unordered{.out_of_order = true};
+    const auto supported = env().device.info<0x102A /* CL_DEVICE_QUEUE_PROPERTIES */>();
+    const bool ooo = (supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+    const openclaw::Queue first{env().context, env().device,
+                                ooo ? unordered : openclaw::QueueOptions{}};
+    const openclaw::Queue second{env().context, env().device,
+                                 ooo ? unordered : openclaw::QueueOptions{}};
+    const std::size_t n = 1 << 16;
+    const openclaw::ReadWriteBuffer<cl_uint> middle{env().context, n};
+    const openclaw::ReadWriteBuffer<cl_uint> out{env().context, n};
+    auto produce = program().kernel<Out<cl_uint>, cl_uint, cl_uint>("produce");
+    auto consume = program().kernel<In<cl_uint>, Out<cl_uint>>("consume");
+    std::vector<cl_uint> host(n);
+    std::size_t wrong = 0;
+    for (cl_uint round = 0; round < 20; ++round) {
+        const openclaw::Event produced = first.enqueue(produce.set_args(middle, round * 1000u, 64u),
+                                                       NDRange{n}, openclaw::with_event);
+        const openclaw::Event consumed =
+            second.enqueue(consume.set_args(middle, out), NDRange{n}, {}, openclaw::with_event,
+                           openclaw::after(produced));
+        out.read(first, host, openclaw::after(consumed));
+        for (std::size_t i = 0; i < n; i += 97) {
+            wrong += host[i] == 2 * (round * 1000u + static_cast<cl_uint>(i)) ? 0 : 1;
+        }
+    }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("a user event holds work back until the host completes it") {
+    const std::size_t n = 1024;
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().context, n};
+    data.fill(env().queue, 0u);
+    env().queue.finish();
+    const openclaw::Queue queue{env().context, env().device};
+    auto produce = program().kernel<Out<cl_uint>, cl_uint, cl_uint>("produce");
+    const openclaw::UserEvent gate{env().context};
+    const openclaw::Event run = queue.enqueue(produce.set_args(data, 5u, 0u), NDRange{n}, {},
+                                              openclaw::with_event, openclaw::after(gate));
+    queue.flush();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK_FALSE(run.is_complete());  // still waiting for the gate
+    gate.complete();
+    run.wait();
+    std::vector<cl_uint> host(n);
+    data.read(queue, host);
+    CHECK(host[3] == 5u + 3u);
+
+    const auto twice = thrown<openclaw::Error>([&] { gate.complete(); });
+    REQUIRE(twice);
+    CHECK(twice->call() == "clSetUserEventStatus");
+    const auto positive = thrown<openclaw::Error>([&] { gate.fail(3); });
+    REQUIRE(positive);
+    CHECK_THAT(positive->what(), has("a failure code must be negative, got 3"));
+}
+
+TEST_CASE("a command waiting for a failed user event does not run") {
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 64};
+    const openclaw::UserEvent gate{env().context};
+    const openclaw::Event fill =
+        data.fill(queue, 1u, 0, 64, openclaw::with_event, openclaw::after(gate));
+    gate.fail(-100);
+    const auto error = thrown<openclaw::Error>([&] { fill.wait(); });
+    REQUIRE(error);
+    CHECK(error->call() == "clWaitForEvents");
+    CHECK(fill.status() < 0);
+}
+
+TEST_CASE("markers and barriers complete after what they wait for") {
+    const openclaw::ReadWriteBuffer<cl_uint> a{env().context, 256};
+    const openclaw::ReadWriteBuffer<cl_uint> b{env().context, 256};
+    const openclaw::Event fa = a.fill(env().queue, 1u, 0, 256, openclaw::with_event);
+    const openclaw::Event fb = b.fill(env().queue, 2u, 0, 256, openclaw::with_event);
+    const openclaw::Event marker = env().queue.marker(openclaw::after(fa, fb));
+    marker.wait();
+    CHECK(fa.is_complete());
+    CHECK(fb.is_complete());
+    const openclaw::Event all = env().queue.barrier();
+    all.wait();
+    CHECK(all.info<CL_EVENT_COMMAND_TYPE>() == static_cast<cl_command_type>(CL_COMMAND_BARRIER));
+    openclaw::Event::wait_all(std::vector<openclaw::Event>{fa, fb, marker});
+}
+
+TEST_CASE("profiled commands report monotone timestamps") {
+    const openclaw::Queue profiled{env().context, env().device, {.profiling = true}};
+    const std::size_t n = 1 << 16;
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().context, n};
+    auto produce = program().kernel<Out<cl_uint>, cl_uint, cl_uint>("produce");
+    for (int round = 0; round < 5; ++round) {
+        const openclaw::Event event =
+            profiled.enqueue(produce.set_args(data, 1u, 32u), NDRange{n}, openclaw::with_event);
+        event.wait();
+        const openclaw::Profile profile = event.profile();
+        CHECK(profile.queued <= profile.submitted);
+        CHECK(profile.submitted <= profile.started);
+        CHECK(profile.started <= profile.ended);
+        CHECK(profile.ended > profile.queued);
+        CHECK(event.duration() == profile.duration());
+        CHECK(profile.latency() >= std::chrono::nanoseconds{0});
+    }
+    const openclaw::Event unprofiled =
+        env().queue.enqueue(produce.set_args(data, 1u, 0u), NDRange{n}, openclaw::with_event);
+    unprofiled.wait();
+    const auto error = thrown<openclaw::Error>([&] { (void)unprofiled.profile(); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_PROFILING_INFO_NOT_AVAILABLE);
+    CHECK_THAT(error->what(), has("create the queue with {.profiling = true}"));
+}
+
+TEST_CASE("callbacks run exactly once and keep their event alive") {
+    const int count = 50;
+    std::atomic<int> calls{0};
+    std::atomic<int> completed{0};
+    const auto token = std::make_shared<int>(7);  // captured by every callback
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 1024};
+    for (int i = 0; i < count; ++i) {
+        // The Event handle is dropped at once: the callback's state keeps the event alive.
+        data.fill(env().queue, static_cast<cl_uint>(i), 0, 1024, openclaw::with_event)
+            .on_complete([&calls, &completed, token](cl_int status) {
+                ++calls;
+                completed += status == CL_COMPLETE ? 1 : 0;
+            });
+    }
+    env().queue.finish();
+    CHECK(eventually([&] { return calls.load() == count; }));
+    CHECK(completed.load() == count);
+    // Every callback's state, with its copy of `token`, was freed after it ran.
+    CHECK(eventually([&] { return token.use_count() == 1; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(calls.load() == count);  // and none ran twice
+}
+
+TEST_CASE("wait lists hold short lists inline and long ones on the heap") {
+    std::vector<openclaw::Event> events;
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 64};
+    for (int i = 0; i < 20; ++i) {
+        events.push_back(data.fill(env().queue, 0u, 0, 64, openclaw::with_event));
+    }
+    const std::size_t before = openclaw_test::allocations_on_this_thread();
+    const openclaw::WaitList short_list = openclaw::after(events[0], events[1], events[2]);
+    CHECK(openclaw_test::allocations_on_this_thread() == before);  // inline
+    CHECK(short_list.size() == 3);
+    CHECK(short_list.data()[2] == events[2].get());
+    const openclaw::WaitList long_list = openclaw::after(events);
+    CHECK(long_list.size() == 20);
+    CHECK(long_list.data()[19] == events[19].get());
+    CHECK(long_list.data()[0] == events[0].get());
+    env().queue.marker(long_list).wait();
+
+    const auto error =
+        thrown<openclaw::Error>([&] { (void)openclaw::after(events[0], openclaw::Event{}); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_EVENT_WAIT_LIST);
+    CHECK_THAT(error->what(), has("event 1 is empty"));
+}
+
+TEST_CASE("a cloned kernel has its own arguments") {
+    const std::size_t n = 256;
+    const openclaw::ReadWriteBuffer<cl_uint> a{env().context, n};
+    const openclaw::ReadWriteBuffer<cl_uint> b{env().context, n};
+    auto produce = program().kernel<Out<cl_uint>, cl_uint, cl_uint>("produce");
+    produce.set_args(a, 10u, 0u);
+    auto copy = produce.clone();
+    CHECK(copy.get() != produce.get());
+    copy.set_args(b, 20u, 0u);  // does not touch the original's arguments
+    env().queue.enqueue(produce, NDRange{n});
+    env().queue.enqueue(copy, NDRange{n});
+    std::vector<cl_uint> ha(n), hb(n);
+    a.read(env().queue, ha);
+    b.read(env().queue, hb);
+    CHECK(ha[1] == 11u);
+    CHECK(hb[1] == 21u);
+}

@@ -1,0 +1,178 @@
+// Mapped views: round trips through the host, views that outlive their Buffer and Queue
+// variables, and launches or transfers refused while a conflicting view is alive.
+#include <openclaw/openclaw.hpp>
+
+#include <numeric>
+#include <span>
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+
+using openclaw::In;
+using openclaw::InOut;
+using openclaw::NDRange;
+using openclaw::Out;
+using openclaw_test::env;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+namespace {
+
+constexpr const char* source = R"CLC(
+__kernel void twice(__global int* data) { data[get_global_id(0)] *= 2; }
+__kernel void copy(__global const int* in, __global int* out) {
+    out[get_global_id(0)] = in[get_global_id(0)];
+}
+)CLC";
+
+const openclaw::Program& program() {
+    static const openclaw::Program built = openclaw::Program::build(env().context, source);
+    return built;
+}
+
+}  // namespace
+
+TEST_CASE("map_write, a kernel, then map_read: a round trip through the host") {
+    const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, 1000};
+    {
+        const openclaw::MappedSpan<cl_int> view = buffer.map_write(env().queue);
+        REQUIRE(view.size() == 1000);
+        std::iota(view.begin(), view.end(), 0);
+    }  // unmapped here
+    auto twice = program().kernel<InOut<cl_int>>("twice");
+    env().queue.enqueue(twice.set_args(buffer), NDRange{1000});
+    const openclaw::MappedSpan<const cl_int> result = buffer.map_read(env().queue);
+    const std::span<const cl_int> values = result;  // usable as a span
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (values[i] != static_cast<cl_int>(2 * i)) {
+            FAIL_CHECK("element " << i << " is " << values[i]);
+        }
+    }
+    CHECK(std::accumulate(result.begin(), result.end(), 0L) == 999L * 1000L);
+}
+
+TEST_CASE("views of a range read and write only that range") {
+    std::vector<cl_int> host(64);
+    std::iota(host.begin(), host.end(), 0);
+    const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, host};
+    {
+        auto view = buffer.map_read_write(env().queue, 10, 4);
+        REQUIRE(view.size() == 4);
+        CHECK(view[0] == 10);
+        CHECK(view[3] == 13);
+        view[1] = -1;
+    }
+    std::vector<cl_int> back(64);
+    buffer.read(env().queue, back);
+    CHECK(back[10] == 10);
+    CHECK(back[11] == -1);
+    CHECK(back[12] == 12);
+
+    const auto error = thrown<openclaw::Error>([&] { (void)buffer.map_read(env().queue, 60, 5); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(error->what(), has("map [60, 60 + 5) is out of range: the buffer holds 64"));
+    // An empty range maps nothing.
+    const auto empty = buffer.map_read(env().queue, 64, 0);
+    CHECK(empty.empty());
+}
+
+TEST_CASE("a view outlives the Buffer and Queue variables it came from") {
+    openclaw::MappedSpan<const float> view;
+    {
+        const openclaw::Queue queue{env().context, env().device};
+        const openclaw::ReadOnlyBuffer<float> buffer{env().context, std::vector<float>(8, 1.5f)};
+        view = buffer.map_read(queue);
+    }
+    REQUIRE(view.size() == 8);
+    CHECK(view[0] == 1.5f);
+    CHECK(view[7] == 1.5f);
+    view.unmap();
+    CHECK(view.empty());
+    CHECK(view.data() == nullptr);
+    view.unmap();  // a second unmap does nothing
+}
+
+TEST_CASE("views move, and a moved-to view unmaps what it held") {
+    const openclaw::ReadWriteBuffer<int> a{env().context, 16};
+    const openclaw::ReadWriteBuffer<int> b{env().context, 16};
+    auto first = a.map_write(env().queue);
+    auto second = std::move(first);
+    CHECK(first.empty());  // NOLINT(bugprone-use-after-move): checking the moved-from view
+    CHECK(second.size() == 16);
+    CHECK(a.info<CL_MEM_MAP_COUNT>() == 1);
+    second = b.map_write(env().queue);  // unmaps a
+    env().queue.finish();
+    CHECK(a.info<CL_MEM_MAP_COUNT>() == 0);
+    CHECK(b.info<CL_MEM_MAP_COUNT>() == 1);
+}
+
+TEST_CASE("a buffer mapped for writing cannot reach a kernel or a transfer") {
+    const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, 64};
+    const openclaw::ReadWriteBuffer<cl_int> other{env().context, 64};
+    auto copy = program().kernel<In<cl_int>, Out<cl_int>>("copy");
+    auto view = buffer.map_write(env().queue);
+
+    const auto as_argument = thrown<openclaw::Error>([&] { copy.set_args(buffer, other); });
+    REQUIRE(as_argument);
+    CHECK(as_argument->cl_code() == CL_INVALID_OPERATION);
+    CHECK(as_argument->call() == "clSetKernelArg");
+    CHECK_THAT(as_argument->what(), has("would be read while bytes [0, 256) are mapped for writing "
+                                        "by a live MappedSpan"));
+    std::vector<cl_int> host(64);
+    const auto read = thrown<openclaw::Error>([&] { buffer.read(env().queue, host); });
+    REQUIRE(read);
+    CHECK(read->call() == "clEnqueueReadBuffer");
+    CHECK(thrown<openclaw::Error>([&] { buffer.write(env().queue, host); }));
+    CHECK(thrown<openclaw::Error>([&] { other.copy_to(env().queue, buffer); }));
+    CHECK(thrown<openclaw::Error>([&] { buffer.fill(env().queue, 0); }));
+    CHECK(thrown<openclaw::Error>([&] { (void)buffer.map_read(env().queue); }));
+
+    view.unmap();
+    copy.set_args(buffer, other);  // fine once unmapped
+    buffer.read(env().queue, host);
+}
+
+TEST_CASE("a buffer mapped for reading may still be read, not written") {
+    const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, std::vector<cl_int>(64, 7)};
+    const openclaw::ReadWriteBuffer<cl_int> other{env().context, 64};
+    auto copy = program().kernel<In<cl_int>, Out<cl_int>>("copy");
+    const auto view = buffer.map_read(env().queue);
+    copy.set_args(buffer, other);  // the kernel only reads it
+    std::vector<cl_int> host(64);
+    buffer.read(env().queue, host);
+    CHECK(host[0] == 7);
+    const auto second = buffer.map_read(env().queue, 0, 8);  // two read mappings may overlap
+    CHECK(second[0] == 7);
+
+    const auto as_output = thrown<openclaw::Error>([&] { copy.set_args(other, buffer); });
+    REQUIRE(as_output);
+    CHECK_THAT(as_output->what(), has("would be written while bytes [0, 256) are mapped for "
+                                      "reading"));
+    CHECK(thrown<openclaw::Error>([&] { buffer.write(env().queue, host); }));
+}
+
+TEST_CASE("a mapping made after set_args is caught at launch") {
+    const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, 64};
+    auto twice = program().kernel<InOut<cl_int>>("twice");
+    twice.set_args(buffer);
+    const auto view = buffer.map_read(env().queue);
+    const auto error = thrown<openclaw::Error>([&] { env().queue.enqueue(twice, NDRange{64}); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_OPERATION);
+    CHECK(error->call() == "clEnqueueNDRangeKernel");
+}
+
+TEST_CASE("mappings of a sub-buffer conflict only with overlapping uses of its root") {
+    const std::size_t step = openclaw::ReadWriteBuffer<cl_int>{env().context, 1}.sub_alignment();
+    const openclaw::ReadWriteBuffer<cl_int> root{env().context, 4 * step};
+    const auto first = root.sub(0, step);
+    const auto last = root.sub(3 * step, step);
+    auto view = first.map_write(env().queue);
+    std::vector<cl_int> host(step, 1);
+    last.write(env().queue, host);  // no overlap: allowed
+    const auto error = thrown<openclaw::Error>([&] { root.write(env().queue, host); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_OPERATION);
+}

@@ -1,0 +1,107 @@
+// Several devices in one context: split() in proportion to weights with aligned slices, and a
+// vector add split across sub-devices of one CPU (PoCL) matching the single-device result.
+#include <openclaw/openclaw.hpp>
+
+#include <numeric>
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+
+using openclaw::In;
+using openclaw::NDRange;
+using openclaw::Out;
+using openclaw_test::env;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+TEST_CASE("split shares a range by weight in aligned slices") {
+    using openclaw::Slice;
+    const std::vector<double> equal = {1, 1, 1, 1};
+    CHECK(openclaw::split(100, equal) == std::vector<Slice>{{0, 25}, {25, 25}, {50, 25}, {75, 25}});
+    const std::vector<double> uneven = {3, 1};
+    CHECK(openclaw::split(1000, uneven, 32) == std::vector<Slice>{{0, 736}, {736, 264}});
+    for (const Slice& s : openclaw::split(1000, uneven, 32)) {
+        CHECK(s.offset % 32 == 0);
+    }
+    const std::vector<double> with_zero = {1, 0, 1};
+    const auto slices = openclaw::split(10, with_zero);
+    CHECK(slices[1].count == 0);
+    CHECK(slices[0].count + slices[2].count == 10);
+    CHECK(slices[2].offset + slices[2].count == 10);
+    // Fewer elements than one granule: the last weighted slice takes everything.
+    CHECK(openclaw::split(5, equal, 32).back() == Slice{0, 5});
+
+    const std::vector<double> negative = {1, -1};
+    const auto error = thrown<openclaw::Error>([&] { (void)openclaw::split(10, negative); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(error->what(), has("weight 1 is -1"));
+    const std::vector<double> zeros = {0, 0};
+    CHECK(thrown<openclaw::Error>([&] { (void)openclaw::split(10, zeros); }));
+}
+
+TEST_CASE("a vector add split across sub-devices matches the single-device result") {
+    const openclaw::Device& root = env().device;
+    const auto properties = root.info<CL_DEVICE_PARTITION_PROPERTIES>();
+    const bool equally = std::find(properties.begin(), properties.end(),
+                                   CL_DEVICE_PARTITION_EQUALLY) != properties.end();
+    if (!equally || root.max_compute_units() < 2) {
+        const auto error = thrown<openclaw::Error>([&] { (void)root.partition_equally(1); });
+        REQUIRE(error);
+        CHECK(error->call() == "clCreateSubDevices");
+        CHECK_THAT(error->what(), has("partitioning \"" + root.name() + "\" equally"));
+        WARN("\"" << root.name() << "\" cannot be partitioned: multi-device run not tried");
+        return;
+    }
+    const std::vector<openclaw::Device> devices =
+        root.partition_equally(root.max_compute_units() / 2);
+    REQUIRE(devices.size() >= 2);
+    const openclaw::Context context{devices};
+    // The spec says the context lists the devices it was made of; PoCL lists their root device.
+    const auto listed = context.devices();
+    CHECK((listed.size() == devices.size() || (listed.size() == 1 && listed[0] == root)));
+    const char* source = R"CLC(
+__kernel void add(__global const float* a, __global const float* b, __global float* c) {
+    const size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+})CLC";
+    const auto program = openclaw::Program::build(context, source);
+    CHECK(program.build_logs().size() == listed.size());  // one log per device of the context
+
+    const std::size_t n = 1 << 20;
+    std::vector<float> a(n), b(n);
+    std::iota(a.begin(), a.end(), 0.0f);
+    std::iota(b.begin(), b.end(), 1.0f);
+    const openclaw::ReadOnlyBuffer<float> da{context, a};
+    const openclaw::ReadOnlyBuffer<float> db{context, b};
+    const openclaw::WriteOnlyBuffer<float> dc{context, n};
+    const auto slices = openclaw::split(n, devices, dc.sub_alignment());
+    std::vector<openclaw::Queue> queues;
+    std::vector<openclaw::Event> done;
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        queues.emplace_back(context, devices[d]);
+        if (slices[d].count == 0) {
+            continue;
+        }
+        auto add = program.kernel<In<float>, In<float>, Out<float>>("add");
+        add.set_args(da.sub(slices[d].offset, slices[d].count),
+                     db.sub(slices[d].offset, slices[d].count),
+                     dc.sub(slices[d].offset, slices[d].count));
+        done.push_back(queues[d].enqueue(add, NDRange{slices[d].count}, openclaw::with_event));
+    }
+    openclaw::Event::wait_all(done);
+    std::vector<float> split_result(n);
+    dc.read(queues.front(), split_result);
+
+    // The same on the root device alone.
+    const openclaw::ReadOnlyBuffer<float> ra{env().context, a};
+    const openclaw::ReadOnlyBuffer<float> rb{env().context, b};
+    const openclaw::WriteOnlyBuffer<float> rc{env().context, n};
+    const auto single = openclaw::Program::build(env().context, source);
+    auto add = single.kernel<In<float>, In<float>, Out<float>>("add");
+    env().queue.enqueue(add.set_args(ra, rb, rc), NDRange{n});
+    std::vector<float> single_result(n);
+    rc.read(env().queue, single_result);
+    CHECK(split_result == single_result);
+}

@@ -1,0 +1,99 @@
+// Shared virtual memory: the capability query, SvmAllocator with std::vector, the map guard
+// coarse-grain SVM needs, SVM pointers as kernel arguments, and the error on devices without SVM.
+#include <openclaw/openclaw.hpp>
+
+#include <numeric>
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+
+using openclaw::In;
+using openclaw::InOut;
+using openclaw::NDRange;
+using openclaw::Out;
+using openclaw_test::env;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+namespace {
+
+constexpr const char* source = R"CLC(
+__kernel void scale(__global const float* in, __global float* out, const float factor) {
+    out[get_global_id(0)] = in[get_global_id(0)] * factor;
+}
+)CLC";
+
+}  // namespace
+
+TEST_CASE("the SVM level agrees with CL_DEVICE_SVM_CAPABILITIES") {
+    const openclaw::SvmLevel level = openclaw::svm_level(env().device);
+    INFO("\"" << env().device.name() << "\": " << openclaw::to_string(level));
+    if (env().device.version() < openclaw::Version{2, 0}) {
+        CHECK(level == openclaw::SvmLevel::none);
+        return;
+    }
+    const auto caps = env().device.info<CL_DEVICE_SVM_CAPABILITIES>();
+    CHECK(((caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) != 0) ==
+          (level >= openclaw::SvmLevel::coarse_grain));
+    CHECK(((caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0) ==
+          (level >= openclaw::SvmLevel::fine_grain_buffer));
+}
+
+TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
+    if (openclaw::svm_level(env().device) < openclaw::SvmLevel::coarse_grain) {
+        const auto error =
+            thrown<openclaw::Error>([] { openclaw::SvmAllocator<float> allocator{env().context}; });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(error->what(), has("supports none SVM"));
+        return;
+    }
+    const std::size_t n = 4096;
+    const openclaw::SvmAllocator<float> allocator{env().context};
+    std::vector<float, openclaw::SvmAllocator<float>> in(n, allocator);
+    std::vector<float, openclaw::SvmAllocator<float>> out(n, allocator);
+    {
+        openclaw::SvmMapping<float> host{env().queue, std::span<float>(in), true};
+        std::iota(host.begin(), host.end(), 0.0f);
+    }
+    const auto program = openclaw::Program::build(env().context, source);
+    auto scale = program.kernel<In<float>, Out<float>, cl_float>("scale");
+    const float* read_only = in.data();
+    env().queue.enqueue(scale.set_args(openclaw::svm(read_only), openclaw::svm(out.data()), 3.0f),
+                        NDRange{n});
+    env().queue.finish();
+    {
+        const openclaw::SvmMapping<const float> host{env().queue, std::span<const float>(out)};
+        REQUIRE(host.size() == n);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (host[i] != 3.0f * static_cast<float>(i)) {
+                FAIL_CHECK("element " << i << " is " << host[i]);
+            }
+        }
+    }
+    // Allocators of one context compare equal (and rebind).
+    const openclaw::SvmAllocator<int> ints = allocator;
+    CHECK(ints == allocator);
+}
+
+TEST_CASE("fine-grain SVM is touched by the host without mapping") {
+    if (openclaw::svm_level(env().device) < openclaw::SvmLevel::fine_grain_buffer) {
+        const auto error = thrown<openclaw::Error>([] {
+            openclaw::SvmAllocator<float> allocator{env().context, true};
+        });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(error->what(), has("this allocator needs fine-grain buffer"));
+        return;
+    }
+    const openclaw::SvmAllocator<float> allocator{env().context, true};
+    std::vector<float, openclaw::SvmAllocator<float>> data(256, 2.0f, allocator);
+    const auto program = openclaw::Program::build(env().context, source);
+    auto scale = program.kernel<In<float>, Out<float>, cl_float>("scale");
+    env().queue.enqueue(
+        scale.set_args(openclaw::svm(data.data()), openclaw::svm(data.data()), 0.5f), NDRange{256});
+    env().queue.finish();
+    CHECK(data[0] == 1.0f);
+    CHECK(data[255] == 1.0f);
+}
