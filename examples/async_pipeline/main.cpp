@@ -9,34 +9,13 @@
 
 #include "pipeline.hpp"
 
-namespace {
-
-openclaw::Device first_gpu_or_any() {
-    openclaw::Device any;
-    for (const auto& platform : openclaw::Platform::list()) {
-        for (const auto& device : platform.devices()) {
-            if (device.is_gpu()) {
-                return device;
-            }
-            if (!any) {
-                any = device;
-            }
-        }
-    }
-    return any;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 int main(int argc, char** argv) try {
     const std::size_t chunks = argc > 1 ? std::stoul(argv[1]) : 8;
     const std::size_t mib = argc > 2 ? std::stoul(argv[2]) : 4;
     const cl_uint work = argc > 3 ? static_cast<cl_uint>(std::stoul(argv[3])) : 64;
-    const openclaw::Device device = first_gpu_or_any();
-    if (!device) {
-        std::fprintf(stderr, "async_pipeline: no OpenCL device\n");
-        return EXIT_FAILURE;
-    }
+    const openclaw::Device device = openclaw::select_device();
     std::printf("device: %s, %zu chunks of %zu MiB, %u steps per element\n", device.name().c_str(),
                 chunks, mib, work);
     const openclaw::Context context{device};

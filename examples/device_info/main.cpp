@@ -66,6 +66,9 @@ int main() try {
             print_device(devices[d], d);
         }
     }
+    // What openclaw::select_device() would pick here (OPENCLAW_DEVICE steers it), and why.
+    const openclaw::DeviceChoice choice = openclaw::choose_device();
+    std::printf("\nselect_device() picks %s\n", choice.reason.c_str());
     return EXIT_SUCCESS;
 } catch (const openclaw::Error& error) {
     std::fprintf(stderr, "device_info: %s\n", error.what());

@@ -1,6 +1,6 @@
 // embedded_kernels: kernels kept in a .cl file (kernels/particles.cl), embedded into the program
 // by the CMake function openclaw_embed_kernels(), and typed from their OpenCL C declarations at
-// compile time. Moves particles on the first GPU (or any device) and checks them on the host.
+// compile time. Moves particles on the device select_device() picks and checks them on the host.
 #include <openclaw/openclaw.hpp>
 
 #include <cstdio>
@@ -31,21 +31,6 @@ static_assert(std::is_same_v<openclaw::kernel_t<kernels::particles, "energy">,
                              openclaw::Kernel<openclaw::In<Particle>, openclaw::Out<cl_float>,
                                               openclaw::Local<cl_float>, cl_uint>>);
 
-openclaw::Device first_gpu_or_any() {
-    const auto platforms = openclaw::Platform::list();
-    for (const auto& platform : platforms) {
-        for (const auto& device : platform.devices(openclaw::DeviceType::gpu)) {
-            return device;
-        }
-    }
-    for (const auto& platform : platforms) {
-        for (const auto& device : platform.devices()) {
-            return device;
-        }
-    }
-    return {};
-}
-
 float reflect(float x, float& v, float bound) {
     if (x > bound) {
         v = -v;
@@ -61,11 +46,7 @@ float reflect(float x, float& v, float bound) {
 }  // namespace
 
 int main() try {
-    const openclaw::Device device = first_gpu_or_any();
-    if (!device) {
-        std::fprintf(stderr, "embedded_kernels: no OpenCL device found\n");
-        return EXIT_FAILURE;
-    }
+    const openclaw::Device device = openclaw::select_device();  // OPENCLAW_DEVICE overrides
     std::printf("device: %s (%s)\n", device.name().c_str(), device.platform().name().c_str());
 
     constexpr cl_uint n = 4096;  // a multiple of the kernel's required work-group size, 64

@@ -15,29 +15,10 @@ __kernel void scale(__global float* data, const float factor) {
 }
 )CLC";
 
-openclaw::Device first_gpu_or_any() {
-    openclaw::Device any;
-    for (const auto& platform : openclaw::Platform::list()) {
-        for (const auto& device : platform.devices()) {
-            if (device.is_gpu()) {
-                return device;
-            }
-            if (!any) {
-                any = device;
-            }
-        }
-    }
-    return any;
-}
-
 }  // namespace
 
 int main() try {
-    const openclaw::Device device = first_gpu_or_any();
-    if (!device) {
-        std::fprintf(stderr, "map_buffer: no OpenCL device (try `apt install pocl-opencl-icd`)\n");
-        return EXIT_FAILURE;
-    }
+    const openclaw::Device device = openclaw::select_device();
     std::printf("device: %s\n", device.name().c_str());
     openclaw::Context context{device};
     openclaw::Queue queue{context, device};

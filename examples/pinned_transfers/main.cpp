@@ -13,21 +13,6 @@
 
 namespace {
 
-openclaw::Device first_gpu_or_any() {
-    openclaw::Device any;
-    for (const auto& platform : openclaw::Platform::list()) {
-        for (const auto& device : platform.devices()) {
-            if (device.is_gpu()) {
-                return device;
-            }
-            if (!any) {
-                any = device;
-            }
-        }
-    }
-    return any;
-}
-
 template <class F>
 double gigabytes_per_second(std::size_t bytes, F&& transfer) {
     transfer();  // warm up
@@ -44,11 +29,7 @@ double gigabytes_per_second(std::size_t bytes, F&& transfer) {
 
 int main(int argc, char** argv) try {
     const std::size_t mib = argc > 1 ? std::stoul(argv[1]) : 256;
-    const openclaw::Device device = first_gpu_or_any();
-    if (!device) {
-        std::fprintf(stderr, "pinned_transfers: no OpenCL device\n");
-        return EXIT_FAILURE;
-    }
+    const openclaw::Device device = openclaw::select_device();
     openclaw::Context context{device};
     openclaw::Queue queue{context, device};
     const std::size_t n = mib * (1 << 20) / sizeof(float);

@@ -16,29 +16,10 @@ __kernel void add(__global int* data, const int amount) {
 }
 )CLC";
 
-openclaw::Device first_gpu_or_any() {
-    openclaw::Device any;
-    for (const auto& platform : openclaw::Platform::list()) {
-        for (const auto& device : platform.devices()) {
-            if (device.is_gpu()) {
-                return device;
-            }
-            if (!any) {
-                any = device;
-            }
-        }
-    }
-    return any;
-}
-
 }  // namespace
 
 int main() try {
-    const openclaw::Device device = first_gpu_or_any();
-    if (!device) {
-        std::fprintf(stderr, "sub_buffers: no OpenCL device (try `apt install pocl-opencl-icd`)\n");
-        return EXIT_FAILURE;
-    }
+    const openclaw::Device device = openclaw::select_device();
     openclaw::Context context{device};
     openclaw::Queue queue{context, device};
     const std::size_t parts = 4;

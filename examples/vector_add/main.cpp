@@ -1,5 +1,6 @@
-// vector_add: c = a + b on the first GPU (or the first device of any kind, e.g. PoCL's CPU
-// device), checked against the same sum on the host. A starting point for openclaw programs.
+// vector_add: c = a + b on the device select_device() picks (the first GPU, else an accelerator,
+// else a CPU such as PoCL's; OPENCLAW_DEVICE overrides), checked against the same sum on the
+// host. A starting point for openclaw programs.
 #include <openclaw/openclaw.hpp>
 
 #include <cmath>
@@ -19,31 +20,10 @@ __kernel void vector_add(__global const float* a, __global const float* b,
 }
 )CLC";
 
-openclaw::Device first_gpu_or_any() {
-    const auto platforms = openclaw::Platform::list();
-    for (const auto& platform : platforms) {
-        for (const auto& device : platform.devices(openclaw::DeviceType::gpu)) {
-            return device;
-        }
-    }
-    for (const auto& platform : platforms) {
-        for (const auto& device : platform.devices()) {
-            return device;
-        }
-    }
-    return {};
-}
-
 }  // namespace
 
 int main() try {
-    const openclaw::Device device = first_gpu_or_any();
-    if (!device) {
-        std::fprintf(stderr,
-                     "vector_add: no OpenCL device found; install a driver (ICD), e.g. "
-                     "`sudo apt-get install pocl-opencl-icd` for the CPU\n");
-        return EXIT_FAILURE;
-    }
+    const openclaw::Device device = openclaw::select_device();
     std::printf("device: %s (%s, %s)\n", device.name().c_str(), device.platform().name().c_str(),
                 device.platform().version_string().c_str());
 

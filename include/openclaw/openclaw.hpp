@@ -17,6 +17,7 @@
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
+#include <openclaw/select.hpp>
 #include <openclaw/signature.hpp>
 #include <openclaw/split.hpp>
 #include <openclaw/svm.hpp>
