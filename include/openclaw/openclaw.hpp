@@ -18,5 +18,6 @@
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
 #include <openclaw/select.hpp>
+#include <openclaw/signature.hpp>
 #include <openclaw/split.hpp>
 #include <openclaw/svm.hpp>

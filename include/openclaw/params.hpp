@@ -31,6 +31,7 @@ struct Local {};
 /// The argument for a Local<T> parameter: `count` elements of T per work-group.
 template <class T>
 struct LocalMem {
+    using value_type = T;
     std::size_t count = 0;
 };
 

@@ -2,7 +2,9 @@
 #pragma once
 // Program: OpenCL C source built for every device of a context. A failed build throws
 // BuildError carrying each device's log; a successful build keeps its logs (warnings) readable.
-// Typed kernels come from program.kernel<Params...>("name").
+// Kernels come from program.kernel<Params...>("name") (typed by hand),
+// program.kernel<source, "name">() (typed by the source's declaration) or program.kernel("name")
+// (checked at run time).
 
 #include <openclaw/context.hpp>
 #include <openclaw/detail/handle.hpp>
@@ -21,6 +23,15 @@ namespace openclaw {
 
 template <class... Params>
 class Kernel;
+class DynamicKernel;
+template <std::size_t N>
+struct FixedString;
+
+namespace detail {
+// `auto`, not FixedString: clang 14 rejects redeclarations with a class template placeholder.
+template <const auto& Source, auto Name>
+struct SourceKernel;
+}  // namespace detail
 
 /// Options for clBuildProgram, e.g. {"-cl-fast-relaxed-math", "-DN=4"} or one string.
 class BuildOptions {
@@ -63,8 +74,27 @@ class BuildOptions {
 
     const std::string& str() const noexcept { return text_; }
 
+    /// Chooses whether Program::build adds -cl-kernel-arg-info, with which the driver describes
+    /// every kernel parameter and openclaw checks kernels against that description. By default
+    /// it is added in builds without NDEBUG (on devices of OpenCL 1.2 or later). `false` only
+    /// stops openclaw from adding it; an explicit "-cl-kernel-arg-info" option stays.
+    BuildOptions& kernel_arg_info(bool on) noexcept {
+        arg_info_ = on ? ArgInfo::on : ArgInfo::off;
+        return *this;
+    }
+    /// Whether Program::build will add -cl-kernel-arg-info (see kernel_arg_info(bool)).
+    bool adds_kernel_arg_info() const noexcept {
+#ifdef NDEBUG
+        return arg_info_ == ArgInfo::on;
+#else
+        return arg_info_ != ArgInfo::off;
+#endif
+    }
+
   private:
+    enum class ArgInfo : unsigned char { by_default, on, off };
     std::string text_;
+    ArgInfo arg_info_ = ArgInfo::by_default;
 };
 
 namespace detail {
@@ -75,6 +105,16 @@ inline bool allows_non_uniform_groups(const BuildOptions& options) {
     return (options.contains("-cl-std=CL2") || options.contains("-cl-std=CL3")) &&
            !options.contains("-cl-uniform-work-group-size");
 }
+
+/// What a program's build options mean for its kernels.
+struct ProgramFlags {
+    bool non_uniform_groups = false;
+    bool kernel_arg_info = false;
+
+    static ProgramFlags of(const BuildOptions& options) {
+        return {allows_non_uniform_groups(options), options.contains("-cl-kernel-arg-info")};
+    }
+};
 
 }  // namespace detail
 
@@ -96,11 +136,18 @@ class Program {
         cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
         detail::check(code, "clCreateProgramWithSource",
                       [&] { return detail::concat(length, " characters of source"); });
+        BuildOptions effective = options;
+        const bool add_arg_info = options.adds_kernel_arg_info() &&
+                                  !options.contains("-cl-kernel-arg-info") &&
+                                  all_support_arg_info(context);
+        if (add_arg_info) {
+            effective.add("-cl-kernel-arg-info");
+        }
         Program program(detail::Handle<cl_program>::adopt(raw),
-                        detail::allows_non_uniform_groups(options));
-        code = clBuildProgram(raw, 0, nullptr, options.str().c_str(), nullptr, nullptr);
+                        detail::ProgramFlags::of(effective));
+        code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
         if (code != CL_SUCCESS) {
-            program.build_failed(code, options);
+            program.build_failed(code, options, add_arg_info);
         }
         return program;
     }
@@ -108,22 +155,37 @@ class Program {
     /// Takes ownership of a built program (also if this throws).
     [[nodiscard]] static Program adopt(cl_program raw) {
         auto handle = detail::Handle<cl_program>::adopt(raw);
-        const bool non_uniform = uses_non_uniform_groups(raw);
-        return Program(std::move(handle), non_uniform);
+        const detail::ProgramFlags flags = flags_of(raw);
+        return Program(std::move(handle), flags);
     }
     [[nodiscard]] static Program retain(cl_program raw) {
         auto handle = detail::Handle<cl_program>::retain(raw);
-        const bool non_uniform = uses_non_uniform_groups(raw);
-        return Program(std::move(handle), non_uniform);
+        const detail::ProgramFlags flags = flags_of(raw);
+        return Program(std::move(handle), flags);
     }
 
     /// A typed kernel: Kernel<In<float>, Out<float>, cl_uint> k = program.kernel<...>("name").
-    /// Throws if no kernel has that name (listing those that exist) or its parameter count
-    /// differs from the declaration.
+    /// Throws if no kernel has that name (listing those that exist), if its parameter count
+    /// differs from the declaration, or (with arg info) if a parameter differs from the driver's
+    /// description of it.
     template <class... Params>
     [[nodiscard]] Kernel<Params...> kernel(std::string_view name) const {
         return Kernel<Params...>(*this, name);
     }
+
+    /// The kernel Name of Source, typed by its declaration in Source: with
+    /// `constexpr char source[] = "__kernel void add(__global const float* a, ...)"` (or a
+    /// header from openclaw_embed_kernels), program.kernel<source, "add">() is the Kernel<...>
+    /// that the hand-written form would declare. Source must be a constant with static storage
+    /// convertible to std::string_view; a signature openclaw cannot read is a compile error
+    /// naming the kernel, the parameter and the position.
+    template <const auto& Source, FixedString Name>
+    [[nodiscard]] typename detail::SourceKernel<Source, Name>::type kernel() const {
+        return typename detail::SourceKernel<Source, Name>::type(*this, Name.view());
+    }
+
+    /// A kernel without a C++ signature, whose set_args is checked at run time.
+    [[nodiscard]] DynamicKernel kernel(std::string_view name) const;
 
     /// The names of the program's kernels.
     std::vector<std::string> kernel_names() const {
@@ -164,7 +226,10 @@ class Program {
     }
 
     /// True when kernels may be launched with non-uniform work-groups (built as OpenCL C 2.0+).
-    bool non_uniform_groups() const noexcept { return non_uniform_; }
+    bool non_uniform_groups() const noexcept { return flags_.non_uniform_groups; }
+    /// True when built with -cl-kernel-arg-info: kernels are then checked against the driver's
+    /// description of their parameters when they are created.
+    bool kernel_arg_info() const noexcept { return flags_.kernel_arg_info; }
 
     template <cl_program_info Param>
     detail::info_t<cl_program, Param> info() const {
@@ -182,21 +247,32 @@ class Program {
     }
 
   private:
-    Program(detail::Handle<cl_program> handle, bool non_uniform) noexcept
-        : handle_(std::move(handle)), non_uniform_(non_uniform) {}
+    Program(detail::Handle<cl_program> handle, detail::ProgramFlags flags) noexcept
+        : handle_(std::move(handle)), flags_(flags) {}
 
-    static bool uses_non_uniform_groups(cl_program raw) {
+    static detail::ProgramFlags flags_of(cl_program raw) {
         const auto ids = detail::get_info<cl_program, CL_PROGRAM_DEVICES>(raw);
         if (ids.empty()) {
-            return false;
+            return {};
         }
-        return detail::allows_non_uniform_groups(
+        return detail::ProgramFlags::of(
             BuildOptions(detail::get_info<detail::ProgramBuildInfo, CL_PROGRAM_BUILD_OPTIONS>(
                 raw, ids.front())));
     }
 
+    // -cl-kernel-arg-info exists since OpenCL 1.2; older compilers would refuse the option.
+    static bool all_support_arg_info(const Context& context) {
+        for (const Device& device : context.devices()) {
+            if (device.version() < Version{1, 2}) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     [[noreturn, gnu::noinline, gnu::cold]] void build_failed(cl_int code,
-                                                             const BuildOptions& options) const {
+                                                             const BuildOptions& options,
+                                                             bool added_arg_info) const {
         std::vector<BuildLog> logs;
         std::size_t failed = 0;
         try {
@@ -208,12 +284,13 @@ class Program {
             // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers): report the code.
         }
         std::string detail = detail::concat("the build failed for ", failed, " of ", logs.size(),
-                                            " device(s), options \"", options.str(), "\"");
+                                            " device(s), options \"", options.str(), "\"",
+                                            added_arg_info ? " (and -cl-kernel-arg-info)" : "");
         throw BuildError(code, "clBuildProgram", std::move(detail), std::move(logs));
     }
 
     detail::Handle<cl_program> handle_;
-    bool non_uniform_ = false;
+    detail::ProgramFlags flags_;
 };
 
 }  // namespace openclaw

@@ -1,5 +1,6 @@
 # Builds one compile-fail target and checks that it fails for the stated reason.
 #   -DBUILD_DIR=<build tree> -DTARGET=<target> -DEXPECT=<text the diagnostic must contain>
+#   -DEXPECT_ALSO=<text>|<text>... more text the diagnostic must contain (optional)
 #   (or -DEXPECT_REGEX=<regular expression> for diagnostics worded differently by compilers)
 #   -DMUST_COMPILE=ON instead of EXPECT for the control snippet, which must compile.
 execute_process(
@@ -32,5 +33,15 @@ endif()
 if(position EQUAL -1)
   message(FATAL_ERROR "${TARGET} failed, but not with the expected reason\n"
                       "expected: ${EXPECT}\ncompiler output:\n${output}")
+endif()
+if(EXPECT_ALSO)
+  string(REPLACE "|" ";" fragments "${EXPECT_ALSO}")
+  foreach(fragment IN LISTS fragments)
+    string(FIND "${output}" "${fragment}" position)
+    if(position EQUAL -1)
+      message(FATAL_ERROR "${TARGET} failed for the expected reason, but the diagnostic does not "
+                          "contain \"${fragment}\"\ncompiler output:\n${output}")
+    endif()
+  endforeach()
 endif()
 message(STATUS "${TARGET} is rejected with: ${EXPECT}")

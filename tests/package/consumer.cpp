@@ -1,8 +1,12 @@
-// A program built outside the openclaw tree, as a user would: vector add, checked.
+// A program built outside the openclaw tree, as a user would: vector add, checked, with its
+// kernel embedded by openclaw_embed_kernels() and typed from the kernel's declaration.
 #include <openclaw/openclaw.hpp>
 
 #include <cstdio>
+#include <type_traits>
 #include <vector>
+
+#include "add.cl.hpp"  // generated from ../add.cl: kernels::add
 
 int main() {
     openclaw::Device device;
@@ -17,19 +21,17 @@ int main() {
         std::puts("consumer: no OpenCL device");
         return 1;
     }
-    const char* source = R"(__kernel void add(__global const int* a, __global const int* b,
-                                              __global int* c) {
-        const size_t i = get_global_id(0);
-        c[i] = a[i] + b[i];
-    })";
     openclaw::Context context{device};
     openclaw::Queue queue{context, device};
     const std::vector<int> a = {1, 2, 3, 4}, b = {10, 20, 30, 40};
     std::vector<int> c(4);
     openclaw::ReadOnlyBuffer<int> da{context, a}, db{context, b};
     openclaw::WriteOnlyBuffer<int> dc{context, 4};
-    auto program = openclaw::Program::build(context, source);
-    auto add = program.kernel<openclaw::In<int>, openclaw::In<int>, openclaw::Out<int>>("add");
+    auto program = openclaw::Program::build(context, kernels::add);
+    auto add = program.kernel<kernels::add, "add">();
+    static_assert(
+        std::is_same_v<decltype(add),
+                       openclaw::Kernel<openclaw::In<int>, openclaw::In<int>, openclaw::Out<int>>>);
     queue.enqueue(add.set_args(da, db, dc), openclaw::NDRange{4});
     dc.read(queue, c);
     if (c != std::vector<int>{11, 22, 33, 44}) {

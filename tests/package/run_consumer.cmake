@@ -19,7 +19,8 @@ if(MODE STREQUAL "find_package")
   foreach(file include/openclaw/openclaw.hpp include/openclaw/detail/handle.hpp
                share/cmake/openclaw/openclawConfig.cmake
                share/cmake/openclaw/openclawConfigVersion.cmake
-               share/cmake/openclaw/openclawTargets.cmake)
+               share/cmake/openclaw/openclawTargets.cmake
+               share/cmake/openclaw/openclawEmbedKernels.cmake)
     if(NOT EXISTS "${prefix}/${file}")
       message(FATAL_ERROR "the install lacks ${file}")
     endif()

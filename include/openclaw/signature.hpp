@@ -1,0 +1,1888 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Kernel signatures read from OpenCL C source. One constexpr parser of kernel declarations serves
+// both sides: at compile time program.kernel<source, "name">() turns a declaration into the
+// Kernel<...> it describes; at run time the driver's arg-info type names go through the same code,
+// so that a C++ signature is checked against what the driver actually compiled.
+
+#include <openclaw/config.hpp>
+#include <openclaw/detail/info.hpp>
+#include <openclaw/error.hpp>
+#include <openclaw/params.hpp>
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace openclaw {
+
+template <class... Params>
+class Kernel;
+class DynamicKernel;
+
+/// A string usable as a template argument: the kernel name in program.kernel<source, "name">()
+/// and the type name in opencl_type<"Particle">. Its characters are a public array, which makes
+/// it a structural type (C++20 class-type template parameters).
+template <std::size_t N>
+struct FixedString {
+    static_assert(N >= 1, "FixedString holds a string literal, terminator included");
+    char chars[N]{};
+
+    // Implicit on purpose: a string literal is the template argument.
+    constexpr FixedString(const char (&text)[N]) noexcept {  // NOLINT(google-explicit-constructor)
+        for (std::size_t i = 0; i < N; ++i) {
+            chars[i] = text[i];
+        }
+    }
+    /// The first N - 1 characters of `text` (used to name slices of a source at compile time).
+    constexpr explicit FixedString(std::string_view text) noexcept {
+        for (std::size_t i = 0; i + 1 < N && i < text.size(); ++i) {
+            chars[i] = text[i];
+        }
+    }
+    static constexpr std::size_t size() noexcept { return N - 1; }
+    constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
+    constexpr operator std::string_view() const noexcept { return view(); }  // NOLINT
+};
+
+/// The host type of a user type that kernel signatures name (a struct, union, enum or typedef
+/// name). Specialise it next to the host twin of the type, with the name the signature uses
+/// (without `struct`):
+///
+///     template <> struct openclaw::opencl_type<"Particle"> { using type = Particle; };
+///
+/// A `typedef float real;` or a type macro such as `#define REAL float` can be mapped the same
+/// way (`using type = cl_float;`).
+template <FixedString Name>
+struct opencl_type {};
+
+namespace detail {
+
+// ---------------------------------------------------------------------------------------------
+// Lexer: the tokens of OpenCL C that matter to declarations. Comments, preprocessor directives
+// and line splices are skipped; nothing is expanded.
+
+enum class TokenKind : unsigned char { end, identifier, number, punctuation, literal, other };
+
+struct Token {
+    TokenKind kind = TokenKind::end;
+    std::size_t begin = 0;
+    std::size_t size = 0;
+};
+
+constexpr bool is_identifier_start(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+constexpr bool is_identifier_char(char c) noexcept {
+    return is_identifier_start(c) || (c >= '0' && c <= '9');
+}
+constexpr bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
+
+// Character classes as one table, so that the scanning loops below test one entry per character
+// in their condition and have a single increment as their body. Compilers count constexpr
+// evaluation by statements and calls (clang's default budget is 2^20 steps per constant); these
+// loops cost about three steps per character, a token-by-token scan costs about fifty per token.
+enum CharClass : unsigned char {
+    identifier_char = 1,  // letters, digits, '_'
+    blank = 2,            // whitespace other than '\n'
+    block_stop = 4,       // what a function body's scan must look at: { } / \ " ' #
+    punctuation_char = 8,
+};
+
+struct CharClasses {
+    unsigned char of[256] = {};
+};
+
+inline constexpr CharClasses char_classes = [] {
+    CharClasses table;
+    for (int c = 0; c < 256; ++c) {
+        const char ch = static_cast<char>(c);
+        table.of[c] = static_cast<unsigned char>(
+            (is_identifier_char(ch) ? identifier_char : 0) |
+            ((ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') ? blank : 0));
+    }
+    for (const char ch : std::string_view("{}/\\\"'#")) {
+        table.of[static_cast<unsigned char>(ch)] |= block_stop;
+    }
+    for (const char ch : std::string_view("(){}[],;*<>=&|+-/%!~?:^.#")) {
+        table.of[static_cast<unsigned char>(ch)] |= punctuation_char;
+    }
+    return table;
+}();
+
+class Lexer {
+  public:
+    constexpr explicit Lexer(std::string_view text) noexcept
+        : text_(text), data_(text.data()), size_(text.size()) {}
+    /// A lexer resuming at `position`, which is not at the start of a line.
+    constexpr Lexer(std::string_view text, std::size_t position) noexcept
+        : text_(text),
+          data_(text.data()),
+          size_(text.size()),
+          pos_(position),
+          line_start_(position == 0) {}
+
+    constexpr Token next() noexcept {
+        skip_blanks();
+        const std::size_t n = size_;
+        if (pos_ >= n) {
+            return {TokenKind::end, n, 0};
+        }
+        const std::size_t begin = pos_;
+        const char c = data_[pos_];
+        line_start_ = false;
+        TokenKind kind = TokenKind::other;
+        if (is_identifier_start(c)) {
+            kind = TokenKind::identifier;
+            ++pos_;
+            while (pos_ < n && (char_classes.of[static_cast<unsigned char>(data_[pos_])] &
+                                identifier_char) != 0) {
+                ++pos_;
+            }
+        } else if (is_digit(c) || (c == '.' && pos_ + 1 < n && is_digit(data_[pos_ + 1]))) {
+            kind = TokenKind::number;
+            ++pos_;
+            while (pos_ < n) {
+                const char d = data_[pos_];
+                const char before = data_[pos_ - 1];
+                const bool exponent_sign =
+                    (d == '+' || d == '-') &&
+                    (before == 'e' || before == 'E' || before == 'p' || before == 'P');
+                if (!is_identifier_char(d) && d != '.' && !exponent_sign) {
+                    break;
+                }
+                ++pos_;
+            }
+        } else if (c == '"' || c == '\'') {
+            kind = TokenKind::literal;
+            skip_literal();
+        } else {
+            kind = (char_classes.of[static_cast<unsigned char>(c)] & punctuation_char) != 0
+                       ? TokenKind::punctuation
+                       : TokenKind::other;
+            ++pos_;
+        }
+        return {kind, begin, pos_ - begin};
+    }
+
+    constexpr Token peek() const noexcept {
+        Lexer copy = *this;
+        return copy.next();
+    }
+
+    /// Skips the rest of a `{ ... }` block whose `{` was just read, nested blocks, comments,
+    /// literals and directives included. Function bodies are most of a source and are not
+    /// tokenized: one loop runs to the next character that can matter.
+    constexpr void skip_block() noexcept {
+        const std::size_t n = size_;
+        std::size_t depth = 1;
+        for (;;) {
+            while (pos_ < n &&
+                   (char_classes.of[static_cast<unsigned char>(data_[pos_])] & block_stop) == 0) {
+                ++pos_;
+            }
+            if (pos_ >= n) {
+                return;
+            }
+            const char c = data_[pos_];
+            if (c == '}') {
+                ++pos_;
+                if (--depth == 0) {
+                    line_start_ = false;
+                    return;
+                }
+            } else if (c == '{') {
+                ++pos_;
+                ++depth;
+            } else if (c == '"' || c == '\'') {
+                skip_literal();
+            } else if (c == '#') {
+                if (only_blanks_before(pos_)) {
+                    skip_line();
+                } else {
+                    ++pos_;
+                }
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '/') {
+                skip_line();
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '*') {
+                skip_block_comment();
+            } else if (splice_at(pos_)) {
+                skip_splice();
+            } else {
+                ++pos_;  // a division or a stray backslash
+            }
+        }
+    }
+
+    constexpr std::size_t position() const noexcept { return pos_; }
+    constexpr std::string_view text(Token token) const noexcept {
+        return text_.substr(token.begin, token.size);
+    }
+    constexpr bool is(Token token, char punctuation) const noexcept {
+        return token.kind == TokenKind::punctuation && data_[token.begin] == punctuation;
+    }
+    /// The first character of a token (cheaper than text(token) in the scanning loops).
+    constexpr char first_char(Token token) const noexcept { return data_[token.begin]; }
+    constexpr bool is(Token token, std::string_view identifier) const noexcept {
+        return token.kind == TokenKind::identifier && token.size == identifier.size() &&
+               text(token) == identifier;
+    }
+
+  private:
+    constexpr bool splice_at(std::size_t at) const noexcept {
+        return data_[at] == '\\' && at + 1 < size_ &&
+               (data_[at + 1] == '\n' || data_[at + 1] == '\r');
+    }
+    constexpr void skip_splice() noexcept {
+        pos_ += 2;
+        if (data_[pos_ - 1] == '\r' && pos_ < size_ && data_[pos_] == '\n') {
+            ++pos_;
+        }
+    }
+    // Whether only blanks precede `at` on its line (a '#' there starts a directive).
+    constexpr bool only_blanks_before(std::size_t at) const noexcept {
+        while (at > 0 &&
+               (char_classes.of[static_cast<unsigned char>(data_[at - 1])] & blank) != 0) {
+            --at;
+        }
+        return at == 0 || data_[at - 1] == '\n';
+    }
+    // A string or character literal; an unterminated one ends at the end of its line.
+    constexpr void skip_literal() noexcept {
+        const std::size_t n = size_;
+        const char quote = data_[pos_++];
+        for (;;) {
+            while (pos_ < n && data_[pos_] != quote && data_[pos_] != '\\' && data_[pos_] != '\n') {
+                ++pos_;
+            }
+            if (pos_ >= n || data_[pos_] == '\n') {
+                return;
+            }
+            if (data_[pos_] == quote) {
+                ++pos_;
+                return;
+            }
+            pos_ = pos_ + 2 < n ? pos_ + 2 : n;  // an escape
+        }
+    }
+    // To the end of the line (not consuming the newline), following line splices.
+    constexpr void skip_line() noexcept {
+        const std::size_t n = size_;
+        for (;;) {
+            while (pos_ < n && data_[pos_] != '\n' && data_[pos_] != '\\') {
+                ++pos_;
+            }
+            if (pos_ >= n || data_[pos_] == '\n') {
+                return;
+            }
+            if (splice_at(pos_)) {
+                skip_splice();
+            } else {
+                ++pos_;
+            }
+        }
+    }
+    constexpr void skip_block_comment() noexcept {
+        const std::size_t n = size_;
+        pos_ += 2;
+        while (pos_ + 1 < n && !(data_[pos_] == '*' && data_[pos_ + 1] == '/')) {
+            ++pos_;
+        }
+        pos_ = pos_ + 2 <= n ? pos_ + 2 : n;
+    }
+
+    // Whitespace, comments, line splices and whole preprocessor directives.
+    constexpr void skip_blanks() noexcept {
+        const std::size_t n = size_;
+        while (pos_ < n) {
+            while (pos_ < n &&
+                   (char_classes.of[static_cast<unsigned char>(data_[pos_])] & blank) != 0) {
+                ++pos_;
+            }
+            if (pos_ >= n) {
+                return;
+            }
+            const char c = data_[pos_];
+            if (c == '\n') {
+                line_start_ = true;
+                ++pos_;
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '/') {
+                skip_line();
+            } else if (c == '/' && pos_ + 1 < n && data_[pos_ + 1] == '*') {
+                skip_block_comment();
+            } else if (c == '#' && line_start_) {
+                skip_line();
+            } else if (c == '\\' && splice_at(pos_)) {
+                skip_splice();
+            } else {
+                return;
+            }
+        }
+    }
+
+    std::string_view text_;
+    const char* data_;  // text_.data(): indexing it is not a function call
+    std::size_t size_;
+    std::size_t pos_ = 0;
+    bool line_start_ = true;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Declarations: what one kernel parameter (or one driver-reported type name) says.
+
+enum class AddressSpace : unsigned char { unspecified, private_, global, constant, local, generic };
+
+enum class Scalar : unsigned char {
+    none,
+    char_,
+    uchar,
+    short_,
+    ushort,
+    int_,
+    uint,
+    long_,
+    ulong,
+    half,
+    float_,
+    double_,
+    void_,
+    bool_,
+    size_t_,
+    ptrdiff_t_,
+    intptr_t_,
+    uintptr_t_,
+    image,    // image*_t
+    sampler,  // sampler_t
+    pipe,     // pipe T
+    opaque,   // event_t, queue_t, ...: not kernel parameters openclaw can pass
+    user,     // a struct, union, enum or typedef name
+};
+
+/// Why a signature could not be turned into a Kernel<...>. The compile-time reports in
+/// report_signature_error() have one message per value.
+enum class SignatureError {
+    none,
+    kernel_not_found,
+    unexpected_token,
+    unterminated,
+    too_many_parameters,
+    missing_type,
+    forbidden_type,
+    image_type,
+    void_pointer,
+    unsupported_type,
+    pointer_address_space,
+    value_address_space,
+    pointer_to_pointer,
+    array_parameter,
+    conflicting_declarations,
+    unknown_type,
+    macro_type,
+};
+
+struct ParamDecl {
+    AddressSpace space = AddressSpace::unspecified;
+    Scalar scalar = Scalar::none;
+    unsigned char width = 1;     // vector components: 1, 2, 3, 4, 8 or 16
+    unsigned char pointers = 0;  // levels of `*`
+    bool is_const = false;       // the pointed-to (or by-value) object is const
+    bool is_volatile = false;
+    bool is_restrict = false;
+    std::size_t begin = 0;  // offsets into the parsed text
+    std::size_t type_begin = 0;
+    std::size_t type_size = 0;  // the type's spelling; for user types the name alone
+    std::size_t name_begin = 0;
+    std::size_t name_size = 0;
+
+    constexpr bool same_declaration(const ParamDecl& other, std::string_view text,
+                                    std::string_view other_text) const noexcept {
+        return space == other.space && scalar == other.scalar && width == other.width &&
+               pointers == other.pointers && is_const == other.is_const &&
+               (scalar != Scalar::user || text.substr(type_begin, type_size) ==
+                                              other_text.substr(other.type_begin, other.type_size));
+    }
+};
+
+struct ParamResult {
+    ParamDecl decl;
+    SignatureError error = SignatureError::none;
+    Token at;   // where the error is
+    Token end;  // the `,` or `)` that ended the declaration, or the end of the text
+};
+
+/// What a word of a declaration is.
+enum class Word : unsigned char {
+    other,  // a name: the parameter's, a typedef's, a struct's, or a macro
+    attribute,
+    address_space,
+    const_,
+    volatile_,
+    restrict_,
+    access,  // read_only, write_only, read_write (images and pipes)
+    pipe,
+    unsigned_,
+    signed_,
+    short_,
+    long_,
+    int_,
+    char_,
+    tag,      // struct, union, enum
+    builtin,  // a one-word type: uint, float4, size_t, image2d_t, ...
+};
+
+struct WordInfo {
+    Word word = Word::other;
+    AddressSpace space = AddressSpace::unspecified;
+    Scalar scalar = Scalar::none;
+    unsigned char width = 1;
+};
+
+constexpr WordInfo builtin_word(Scalar scalar, unsigned char width = 1) noexcept {
+    return {Word::builtin, AddressSpace::unspecified, scalar, width};
+}
+constexpr WordInfo space_word(AddressSpace space) noexcept {
+    return {Word::address_space, space, Scalar::none, 1};
+}
+
+/// The scalar of a vector type's stem ("float" of float4); none for other words.
+constexpr Scalar vector_stem(std::string_view stem) noexcept {
+    switch (stem.size()) {
+        case 3:
+            return stem == "int" ? Scalar::int_ : Scalar::none;
+        case 4:
+            return stem == "char"   ? Scalar::char_
+                   : stem == "uint" ? Scalar::uint
+                   : stem == "long" ? Scalar::long_
+                   : stem == "half" ? Scalar::half
+                                    : Scalar::none;
+        case 5:
+            return stem == "uchar"   ? Scalar::uchar
+                   : stem == "short" ? Scalar::short_
+                   : stem == "ulong" ? Scalar::ulong
+                   : stem == "float" ? Scalar::float_
+                                     : Scalar::none;
+        case 6:
+            return stem == "ushort"   ? Scalar::ushort
+                   : stem == "double" ? Scalar::double_
+                                      : Scalar::none;
+        default:
+            return Scalar::none;
+    }
+}
+
+/// Classifies one identifier of a declaration. It runs for every word of every parameter at
+/// compile time, so it dispatches on the length and the first letter before comparing.
+constexpr WordInfo classify(std::string_view w) noexcept {
+    const std::size_t n = w.size();
+    if (n < 3) {
+        return {};
+    }
+    const char last = w[n - 1];
+    if (last >= '0' && last <= '9') {  // a vector type: a stem and 2, 3, 4, 8 or 16
+        const bool sixteen = n > 2 && w[n - 2] == '1' && last == '6';
+        const std::size_t digits = sixteen ? 2 : 1;
+        const bool width_ok = sixteen || last == '2' || last == '3' || last == '4' || last == '8';
+        const Scalar scalar = width_ok ? vector_stem(w.substr(0, n - digits)) : Scalar::none;
+        return scalar == Scalar::none
+                   ? WordInfo{}
+                   : builtin_word(scalar, static_cast<unsigned char>(sixteen ? 16 : last - '0'));
+    }
+    if (w[0] == 'i' && last == 't' && n > 8 && w[n - 2] == '_' && w.substr(0, 5) == "image") {
+        return builtin_word(Scalar::image);
+    }
+    const char c = w[0];
+    switch (n) {
+        case 3:
+            return w == "int" ? WordInfo{Word::int_} : WordInfo{};
+        case 4:
+            switch (c) {
+                case 'c':
+                    return w == "char" ? WordInfo{Word::char_} : WordInfo{};
+                case 'l':
+                    return w == "long" ? WordInfo{Word::long_} : WordInfo{};
+                case 'u':
+                    return w == "uint" ? builtin_word(Scalar::uint) : WordInfo{};
+                case 'h':
+                    return w == "half" ? builtin_word(Scalar::half) : WordInfo{};
+                case 'v':
+                    return w == "void" ? builtin_word(Scalar::void_) : WordInfo{};
+                case 'b':
+                    return w == "bool" ? builtin_word(Scalar::bool_) : WordInfo{};
+                case 'p':
+                    return w == "pipe" ? WordInfo{Word::pipe} : WordInfo{};
+                case 'e':
+                    return w == "enum" ? WordInfo{Word::tag} : WordInfo{};
+                default:
+                    return {};
+            }
+        case 5:
+            switch (c) {
+                case 'c':
+                    return w == "const" ? WordInfo{Word::const_} : WordInfo{};
+                case 's':
+                    return w == "short" ? WordInfo{Word::short_} : WordInfo{};
+                case 'u':
+                    return w == "uchar"   ? builtin_word(Scalar::uchar)
+                           : w == "ulong" ? builtin_word(Scalar::ulong)
+                           : w == "union" ? WordInfo{Word::tag}
+                                          : WordInfo{};
+                case 'f':
+                    return w == "float" ? builtin_word(Scalar::float_) : WordInfo{};
+                case 'l':
+                    return w == "local" ? space_word(AddressSpace::local) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 6:
+            switch (c) {
+                case 'g':
+                    return w == "global" ? space_word(AddressSpace::global) : WordInfo{};
+                case 's':
+                    return w == "signed"   ? WordInfo{Word::signed_}
+                           : w == "struct" ? WordInfo{Word::tag}
+                           : w == "size_t" ? builtin_word(Scalar::size_t_)
+                                           : WordInfo{};
+                case 'u':
+                    return w == "ushort" ? builtin_word(Scalar::ushort) : WordInfo{};
+                case 'd':
+                    return w == "double" ? builtin_word(Scalar::double_) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 7:
+            switch (c) {
+                case 'p':
+                    return w == "private" ? space_word(AddressSpace::private_) : WordInfo{};
+                case 'g':
+                    return w == "generic" ? space_word(AddressSpace::generic) : WordInfo{};
+                case '_':
+                    return w == "__local" ? space_word(AddressSpace::local) : WordInfo{};
+                case 'e':
+                    return w == "event_t" ? builtin_word(Scalar::opaque) : WordInfo{};
+                case 'q':
+                    return w == "queue_t" ? builtin_word(Scalar::opaque) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 8:
+            switch (c) {
+                case 'u':
+                    return w == "unsigned" ? WordInfo{Word::unsigned_} : WordInfo{};
+                case 'v':
+                    return w == "volatile" ? WordInfo{Word::volatile_} : WordInfo{};
+                case 'r':
+                    return w == "restrict" ? WordInfo{Word::restrict_} : WordInfo{};
+                case 'c':
+                    return w == "constant" ? space_word(AddressSpace::constant) : WordInfo{};
+                case 'i':
+                    return w == "intptr_t" ? builtin_word(Scalar::intptr_t_) : WordInfo{};
+                case '_':
+                    return w == "__global" ? space_word(AddressSpace::global) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 9:
+            switch (c) {
+                case '_':
+                    return w == "__private"   ? space_word(AddressSpace::private_)
+                           : w == "__generic" ? space_word(AddressSpace::generic)
+                                              : WordInfo{};
+                case 'p':
+                    return w == "ptrdiff_t" ? builtin_word(Scalar::ptrdiff_t_) : WordInfo{};
+                case 'u':
+                    return w == "uintptr_t" ? builtin_word(Scalar::uintptr_t_) : WordInfo{};
+                case 'r':
+                    return w == "read_only" ? WordInfo{Word::access} : WordInfo{};
+                case 's':
+                    return w == "sampler_t" ? builtin_word(Scalar::sampler) : WordInfo{};
+                case 'n':
+                    return w == "ndrange_t" ? builtin_word(Scalar::opaque) : WordInfo{};
+                default:
+                    return {};
+            }
+        case 10:
+            switch (c) {
+                case '_':
+                    return w == "__constant"   ? space_word(AddressSpace::constant)
+                           : w == "__restrict" ? WordInfo{Word::restrict_}
+                                               : WordInfo{};
+                case 'w':
+                    return w == "write_only" ? WordInfo{Word::access} : WordInfo{};
+                case 'r':
+                    return w == "read_write" ? WordInfo{Word::access} : WordInfo{};
+                default:
+                    return {};
+            }
+        case 11:
+            return w == "__read_only"   ? WordInfo{Word::access}
+                   : w == "clk_event_t" ? builtin_word(Scalar::opaque)
+                                        : WordInfo{};
+        case 12:
+            return w == "__write_only" || w == "__read_write" ? WordInfo{Word::access}
+                   : w == "__restrict__"                      ? WordInfo{Word::restrict_}
+                   : w == "reserve_id_t"                      ? builtin_word(Scalar::opaque)
+                                                              : WordInfo{};
+        case 13:
+            return w == "__attribute__" ? WordInfo{Word::attribute} : WordInfo{};
+        default:
+            return {};
+    }
+}
+
+/// Skips `( ... )` after __attribute__, nested parentheses included. False at the end of text.
+constexpr bool skip_parenthesized(Lexer& lex) noexcept {
+    Token token = lex.next();
+    if (!lex.is(token, '(')) {
+        return false;
+    }
+    std::size_t depth = 1;
+    while (depth > 0) {
+        token = lex.next();
+        if (token.kind == TokenKind::end) {
+            return false;
+        }
+        if (lex.is(token, '(')) {
+            ++depth;
+        } else if (lex.is(token, ')')) {
+            --depth;
+        }
+    }
+    return true;
+}
+
+/// Parses one parameter declaration up to and including the `,` or `)` that ends it (or the end
+/// of the text), returned as `end`. Checks the grammar only; validate_kernel_param() applies
+/// OpenCL's rules.
+constexpr ParamResult parse_param(Lexer& lex) noexcept {
+    ParamResult result;
+    ParamDecl& decl = result.decl;
+    const auto fail = [&result](SignatureError error, Token at) {
+        result.error = error;
+        result.at = at;
+        return result;
+    };
+    bool is_unsigned = false;
+    bool signed_word = false;
+    unsigned char longs = 0;
+    bool short_word = false;
+    bool int_word = false;
+    bool char_word = false;
+    bool modifiers = false;  // any of the words above: the type is being spelled
+    bool pipe = false;
+    bool named = false;
+    Token access{};
+    Token first_type{};
+    Token last_type{};
+
+    for (bool first = true;; first = false) {
+        const Token token = lex.next();
+        if (first) {
+            decl.begin = token.begin;
+        }
+        if (token.kind == TokenKind::end || lex.is(token, ',') || lex.is(token, ')')) {
+            result.end = token;
+            break;
+        }
+        if (token.kind != TokenKind::identifier) {
+            if (lex.is(token, '*') && !named) {
+                if (decl.scalar == Scalar::none && !modifiers) {
+                    return fail(SignatureError::missing_type, token);
+                }
+                if (decl.pointers == 1) {
+                    return fail(SignatureError::pointer_to_pointer, token);
+                }
+                decl.pointers = 1;
+                continue;
+            }
+            return fail(lex.is(token, '[') ? SignatureError::array_parameter
+                                           : SignatureError::unexpected_token,
+                        token);
+        }
+        const WordInfo info = classify(lex.text(token));
+        if (info.word == Word::attribute) {
+            if (!skip_parenthesized(lex)) {
+                return fail(SignatureError::unterminated, token);
+            }
+            continue;
+        }
+        if (named) {
+            return fail(SignatureError::unexpected_token, token);
+        }
+        const bool has_type = decl.scalar != Scalar::none || modifiers;
+        switch (info.word) {
+            case Word::address_space:
+                if (decl.pointers > 0 ||
+                    (decl.space != AddressSpace::unspecified && decl.space != info.space)) {
+                    return fail(SignatureError::unexpected_token, token);
+                }
+                decl.space = info.space;
+                continue;
+            case Word::const_:
+                decl.is_const = decl.is_const || decl.pointers == 0;
+                continue;
+            case Word::volatile_:
+                decl.is_volatile = decl.is_volatile || decl.pointers == 0;
+                continue;
+            case Word::restrict_:
+                decl.is_restrict = true;
+                continue;
+            case Word::access:
+                access = token;
+                continue;
+            case Word::other:
+                if (has_type || decl.pointers > 0) {
+                    decl.name_begin = token.begin;
+                    decl.name_size = token.size;
+                    named = true;
+                } else {
+                    // A typedef name, a struct's typedef, or a macro: the caller decides.
+                    decl.scalar = Scalar::user;
+                    first_type = last_type = token;
+                }
+                continue;
+            default:
+                break;
+        }
+        if (decl.pointers > 0 || decl.scalar != Scalar::none) {
+            return fail(SignatureError::unexpected_token, token);  // a type word after the type
+        }
+        switch (info.word) {
+            case Word::pipe:
+                if (modifiers || pipe) {
+                    return fail(SignatureError::unexpected_token, token);
+                }
+                pipe = true;
+                continue;
+            case Word::tag: {
+                if (modifiers) {
+                    return fail(SignatureError::unexpected_token, token);
+                }
+                const Token tag = lex.next();
+                if (tag.kind != TokenKind::identifier) {
+                    return fail(SignatureError::unexpected_token, tag);
+                }
+                decl.scalar = Scalar::user;
+                first_type = last_type = tag;
+                continue;
+            }
+            case Word::builtin:
+                if (modifiers) {
+                    return fail(SignatureError::unexpected_token, token);
+                }
+                decl.scalar = info.scalar;
+                decl.width = info.width;
+                first_type = last_type = token;
+                continue;
+            default:
+                break;
+        }
+        // unsigned, signed, short, long, int, char: combined when the type is complete.
+        if (((info.word == Word::unsigned_ || info.word == Word::signed_) &&
+             (is_unsigned || signed_word)) ||
+            (info.word == Word::short_ && short_word) || (info.word == Word::int_ && int_word) ||
+            (info.word == Word::char_ && char_word)) {
+            return fail(SignatureError::unexpected_token, token);
+        }
+        is_unsigned = is_unsigned || info.word == Word::unsigned_;
+        signed_word = signed_word || info.word == Word::signed_;
+        short_word = short_word || info.word == Word::short_;
+        int_word = int_word || info.word == Word::int_;
+        char_word = char_word || info.word == Word::char_;
+        longs = static_cast<unsigned char>(longs + (info.word == Word::long_ ? 1 : 0));
+        first_type = modifiers ? first_type : token;
+        last_type = token;
+        modifiers = true;
+    }
+
+    if (modifiers) {
+        if (char_word) {
+            if (short_word || longs > 0 || int_word) {
+                return fail(SignatureError::unexpected_token, last_type);
+            }
+            decl.scalar = is_unsigned ? Scalar::uchar : Scalar::char_;
+        } else if (short_word) {
+            if (longs > 0) {
+                return fail(SignatureError::unexpected_token, last_type);
+            }
+            decl.scalar = is_unsigned ? Scalar::ushort : Scalar::short_;
+        } else if (longs == 1) {
+            decl.scalar = is_unsigned ? Scalar::ulong : Scalar::long_;
+        } else if (longs > 1) {
+            decl.scalar = Scalar::opaque;  // long long: no OpenCL C type
+        } else {
+            decl.scalar = is_unsigned ? Scalar::uint : Scalar::int_;
+        }
+    }
+    if (pipe) {
+        decl.scalar = Scalar::pipe;
+    }
+    if (access.size != 0 && decl.scalar != Scalar::image && decl.scalar != Scalar::pipe) {
+        return fail(SignatureError::unexpected_token, access);
+    }
+    decl.type_begin = first_type.begin;
+    decl.type_size = last_type.begin + last_type.size - first_type.begin;
+    return result;
+}
+
+/// OpenCL's rules for kernel parameters (and openclaw's limits), applied to a parsed one.
+constexpr ParamResult validate_kernel_param(ParamResult param) noexcept {
+    ParamDecl& decl = param.decl;
+    const Token type{TokenKind::identifier, decl.type_begin, decl.type_size};
+    const auto fail = [&param](SignatureError error, Token at) {
+        param.error = error;
+        param.at = at;
+        return param;
+    };
+    if (param.error != SignatureError::none) {
+        return param;
+    }
+    switch (decl.scalar) {
+        case Scalar::none:
+            return fail(SignatureError::missing_type, param.end);
+        case Scalar::bool_:
+        case Scalar::size_t_:
+        case Scalar::ptrdiff_t_:
+        case Scalar::intptr_t_:
+        case Scalar::uintptr_t_:
+            return fail(SignatureError::forbidden_type, type);
+        case Scalar::image:
+        case Scalar::sampler:
+        case Scalar::pipe:
+            return fail(SignatureError::image_type, type);
+        case Scalar::opaque:
+            return fail(SignatureError::unsupported_type, type);
+        case Scalar::void_:
+            return fail(
+                decl.pointers > 0 ? SignatureError::void_pointer : SignatureError::unexpected_token,
+                type);
+        default:
+            break;
+    }
+    const bool buffer_space = decl.space == AddressSpace::global ||
+                              decl.space == AddressSpace::constant ||
+                              decl.space == AddressSpace::local;
+    if (decl.pointers > 0 && !buffer_space) {
+        return fail(SignatureError::pointer_address_space, type);
+    }
+    if (decl.pointers == 0 && buffer_space) {
+        return fail(SignatureError::value_address_space, type);
+    }
+    return param;
+}
+
+/// The most parameters a parsed signature holds (OpenCL guarantees room for at least 128
+/// pointers: CL_DEVICE_MAX_PARAMETER_SIZE is 1024 bytes or more).
+inline constexpr std::size_t max_kernel_params = 128;
+
+/// A kernel's parameters as its source declares them, or why they could not be read. It holds
+/// the first Capacity parameters and counts them all: compile-time signatures are sized to their
+/// kernel (a large constant costs compilers time and memory), run-time ones hold the maximum.
+template <std::size_t Capacity>
+struct BasicSignature {
+    std::string_view text;
+    SignatureError error = SignatureError::none;
+    Token error_at;
+    std::size_t error_param = static_cast<std::size_t>(-1);  // index, when a parameter is at fault
+    std::size_t count = 0;
+    std::array<ParamDecl, Capacity> params{};
+
+    constexpr void store(std::size_t index, const ParamDecl& decl) noexcept {
+        if (index < Capacity) {
+            params[index] = decl;
+        }
+    }
+    constexpr bool ok() const noexcept { return error == SignatureError::none; }
+    constexpr std::string_view name_of(std::size_t index) const noexcept {
+        return text.substr(params[index].name_begin, params[index].name_size);
+    }
+    constexpr std::string_view type_of(std::size_t index) const noexcept {
+        return text.substr(params[index].type_begin, params[index].type_size);
+    }
+};
+
+using Signature = BasicSignature<max_kernel_params>;
+
+/// Parses the parameter list after the kernel's `(` into `sig`; false (and sig.error) if it fails.
+template <std::size_t Capacity>
+constexpr bool parse_param_list(Lexer& lex, BasicSignature<Capacity>& sig) noexcept {
+    const Token first = lex.peek();
+    if (lex.is(first, ')')) {
+        lex.next();
+        return true;
+    }
+    if (lex.is(first, "void")) {
+        Lexer after = lex;
+        after.next();
+        if (lex.is(after.peek(), ')')) {
+            after.next();
+            lex = after;
+            return true;
+        }
+    }
+    for (;;) {
+        if (sig.count == max_kernel_params) {
+            sig.error = SignatureError::too_many_parameters;
+            sig.error_at = lex.peek();
+            return false;
+        }
+        const ParamResult param = validate_kernel_param(parse_param(lex));
+        const Token end = param.end;
+        if (param.error == SignatureError::none && end.kind == TokenKind::end) {
+            sig.error = SignatureError::unterminated;
+            sig.error_at = end;
+            sig.error_param = sig.count;
+            sig.store(sig.count, param.decl);
+            return false;
+        }
+        if (param.error != SignatureError::none) {
+            sig.error = param.error;
+            sig.error_at = param.at;
+            sig.error_param = sig.count;
+            sig.store(sig.count, param.decl);
+            return false;
+        }
+        sig.store(sig.count++, param.decl);
+        if (lex.is(end, ')')) {
+            return true;
+        }
+    }
+}
+
+/// Where a kernel is declared: its name, and where its parameter list starts (after the `(`).
+struct KernelDeclaration {
+    std::size_t name_begin = 0;
+    std::size_t name_size = 0;
+    std::size_t params_begin = 0;
+};
+
+inline constexpr std::size_t max_indexed_kernels = 256;
+
+/// The kernel declarations of a text, in order, found in one pass that skips function bodies
+/// whole. A text with more declarations than fit is indexed in parts.
+struct KernelIndex {
+    std::array<KernelDeclaration, max_indexed_kernels> kernels{};
+    std::size_t count = 0;
+    bool complete = true;  // false: the scan stopped after kernels[count - 1]; resume there
+};
+
+/// Indexes the kernels of `text` (only those named `only`, if given), from the beginning or from
+/// just after the `(` of a declaration at offset `resume`. Kernels are `__kernel`/`kernel` at
+/// file scope; attributes may stand anywhere before the name.
+constexpr KernelIndex index_kernels(std::string_view text, std::string_view only = {},
+                                    std::size_t resume = 0) noexcept {
+    KernelIndex index;
+    Lexer lex(text, resume);
+    std::size_t parentheses = resume == 0 ? 0 : 1;
+    for (Token token = lex.next(); token.kind != TokenKind::end; token = lex.next()) {
+        if (token.kind == TokenKind::punctuation) {
+            const char c = lex.first_char(token);
+            if (c == '(') {
+                ++parentheses;
+            } else if (c == ')' && parentheses > 0) {
+                --parentheses;
+            } else if (c == '{' && parentheses == 0) {
+                lex.skip_block();
+            }
+            continue;
+        }
+        // Cheap tests first: this runs for every identifier outside function bodies.
+        if (parentheses != 0 || token.kind != TokenKind::identifier ||
+            (token.size != 6 && token.size != 8) ||
+            (lex.first_char(token) != 'k' && lex.first_char(token) != '_') ||
+            !(lex.is(token, "__kernel") || lex.is(token, "kernel"))) {
+            continue;
+        }
+        // The kernel's name is the identifier just before the first `(` that does not open an
+        // attribute's arguments.
+        Token candidate{};
+        bool header = false;
+        for (Token next = lex.peek(); next.kind != TokenKind::end; next = lex.peek()) {
+            if (lex.is(next, "__attribute__")) {
+                lex.next();
+                if (!skip_parenthesized(lex)) {
+                    break;
+                }
+                candidate = {};
+            } else if (next.kind == TokenKind::identifier) {
+                lex.next();
+                candidate = next;
+            } else {
+                header = lex.is(next, '(') && candidate.kind == TokenKind::identifier;
+                break;
+            }
+        }
+        if (!header || (!only.empty() && lex.text(candidate) != only)) {
+            continue;  // the `(` (or whatever stopped the header) is counted by the outer loop
+        }
+        lex.next();
+        ++parentheses;
+        index.kernels[index.count++] = {candidate.begin, candidate.size, lex.position()};
+        if (index.count == max_indexed_kernels) {
+            index.complete = false;
+            return index;
+        }
+    }
+    return index;
+}
+
+/// Finds kernel `name` among the indexed kernels of `text` and parses its parameters. A kernel
+/// declared more than once (a prototype, or variants under #if) must declare the same
+/// parameters each time, since directives are not evaluated.
+template <std::size_t Capacity = max_kernel_params>
+constexpr BasicSignature<Capacity> parse_kernel_signature(std::string_view text,
+                                                          std::string_view name,
+                                                          const KernelIndex& index) noexcept {
+    BasicSignature<Capacity> result;
+    result.text = text;
+    bool found = false;
+    std::optional<KernelIndex> more;  // empty unless the index is in parts: costs nothing then
+    const KernelIndex* part = &index;
+    for (;;) {
+        for (std::size_t k = 0; k < part->count; ++k) {
+            const KernelDeclaration& declaration = part->kernels[k];
+            if (text.substr(declaration.name_begin, declaration.name_size) != name) {
+                continue;
+            }
+            Lexer lex(text, declaration.params_begin);
+            if (!found) {
+                if (!parse_param_list(lex, result)) {
+                    return result;
+                }
+                found = true;
+                continue;
+            }
+            BasicSignature<Capacity> again;
+            again.text = text;
+            if (!parse_param_list(lex, again)) {
+                return again;
+            }
+            bool same = again.count == result.count;
+            for (std::size_t i = 0; same && i < result.count && i < Capacity; ++i) {
+                same = result.params[i].same_declaration(again.params[i], text, text);
+            }
+            if (!same) {
+                result.error = SignatureError::conflicting_declarations;
+                result.error_at = {TokenKind::identifier, declaration.name_begin,
+                                   declaration.name_size};
+                return result;
+            }
+        }
+        if (part->complete) {
+            break;
+        }
+        more = index_kernels(text, name, part->kernels[part->count - 1].params_begin);
+        part = &*more;
+    }
+    if (!found) {
+        result.error = SignatureError::kernel_not_found;
+    }
+    return result;
+}
+
+/// Finds kernel `name` in `text` and parses its parameters (see index_kernels()).
+constexpr Signature parse_kernel_signature(std::string_view text, std::string_view name) noexcept {
+    return parse_kernel_signature<max_kernel_params>(text, name, index_kernels(text, name));
+}
+
+/// Parses a type name as clGetKernelArgInfo reports it ("float4*", "struct Particle*", "uint").
+constexpr ParamResult parse_type_name(std::string_view type_name) noexcept {
+    Lexer lex(type_name);
+    ParamResult result = parse_param(lex);
+    if (result.error == SignatureError::none && result.end.kind != TokenKind::end) {
+        result.error = SignatureError::unexpected_token;
+        result.at = result.end;
+    }
+    return result;
+}
+
+struct LineColumn {
+    int line = 1;
+    int column = 1;
+};
+
+/// The 1-based line and column of `offset` in `text` (for compile-time error reports).
+constexpr LineColumn line_column(std::string_view text, std::size_t offset) noexcept {
+    LineColumn at;
+    for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++at.line;
+            at.column = 1;
+        } else {
+            ++at.column;
+        }
+    }
+    return at;
+}
+
+/// True if `text` has a `#define name` directive (to tell a type macro from a missing typedef).
+constexpr bool defines_macro(std::string_view text, std::string_view name) noexcept {
+    std::size_t at = 0;
+    const auto skip_blanks = [&] {
+        while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) {
+            ++at;
+        }
+    };
+    while (at < text.size()) {
+        skip_blanks();
+        if (at < text.size() && text[at] == '#') {
+            ++at;
+            skip_blanks();
+            if (text.substr(at, 6) == "define") {
+                at += 6;
+                skip_blanks();
+                std::size_t end = at;
+                while (end < text.size() && is_identifier_char(text[end])) {
+                    ++end;
+                }
+                if (text.substr(at, end - at) == name) {
+                    return true;
+                }
+            }
+        }
+        while (at < text.size() && text[at] != '\n') {
+            ++at;
+        }
+        ++at;
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host types: the cl_* type of each OpenCL C built-in type, and back.
+
+template <Scalar S, unsigned Width>
+struct HostTypeOf {
+    using type = void;
+};
+
+#define OPENCLAW_HOST_TYPES(SCALAR, CL)     \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 1> {  \
+        using type = CL;                    \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 2> {  \
+        using type = CL##2;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 3> {  \
+        using type = CL##3;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 4> {  \
+        using type = CL##4;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 8> {  \
+        using type = CL##8;                 \
+    };                                      \
+    template <>                             \
+    struct HostTypeOf<Scalar::SCALAR, 16> { \
+        using type = CL##16;                \
+    };
+
+OPENCLAW_HOST_TYPES(char_, cl_char)
+OPENCLAW_HOST_TYPES(uchar, cl_uchar)
+OPENCLAW_HOST_TYPES(short_, cl_short)
+OPENCLAW_HOST_TYPES(ushort, cl_ushort)
+OPENCLAW_HOST_TYPES(int_, cl_int)
+OPENCLAW_HOST_TYPES(uint, cl_uint)
+OPENCLAW_HOST_TYPES(long_, cl_long)
+OPENCLAW_HOST_TYPES(ulong, cl_ulong)
+OPENCLAW_HOST_TYPES(half, cl_half)
+OPENCLAW_HOST_TYPES(float_, cl_float)
+OPENCLAW_HOST_TYPES(double_, cl_double)
+
+#undef OPENCLAW_HOST_TYPES
+
+template <Scalar S, unsigned Width>
+using host_type_t = typename HostTypeOf<S, Width>::type;
+
+/// An OpenCL C type as the host sees it: a built-in scalar or vector, or a user type.
+struct TypeCode {
+    Scalar scalar = Scalar::none;
+    unsigned char width = 1;
+};
+
+template <class T, Scalar S>
+consteval unsigned char vector_width_of() {
+    // cl_float3 is cl_float4 (3-component vectors are 4 wide in memory): width 4 covers both.
+    if constexpr (std::is_same_v<T, host_type_t<S, 1>>) {
+        return 1;
+    } else if constexpr (std::is_same_v<T, host_type_t<S, 2>>) {
+        return 2;
+    } else if constexpr (std::is_same_v<T, host_type_t<S, 4>>) {
+        return 4;
+    } else if constexpr (std::is_same_v<T, host_type_t<S, 8>>) {
+        return 8;
+    } else if constexpr (std::is_same_v<T, host_type_t<S, 16>>) {
+        return 16;
+    } else {
+        return 0;
+    }
+}
+
+/// The OpenCL C type whose host twin is T: cl_uint -> uint, cl_float4 -> float4; classes and
+/// enums are user types. Plain `char` counts as OpenCL's char (signed, like cl_char), and the
+/// other host spellings of the same integer (long long for cl_long) are accepted by size.
+template <class T>
+consteval TypeCode host_type_code() {
+    if constexpr (std::is_same_v<T, char>) {
+        return {Scalar::char_, 1};
+    } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool> && sizeof(T) == 8 &&
+                         !std::is_same_v<T, cl_long> && !std::is_same_v<T, cl_ulong>) {
+        return {std::is_signed_v<T> ? Scalar::long_ : Scalar::ulong, 1};
+    } else {
+        constexpr Scalar candidates[] = {Scalar::char_,  Scalar::uchar,  Scalar::short_,
+                                         Scalar::ushort, Scalar::int_,   Scalar::uint,
+                                         Scalar::long_,  Scalar::ulong,  Scalar::half,
+                                         Scalar::float_, Scalar::double_};
+        constexpr unsigned char widths[] = {
+            vector_width_of<T, Scalar::char_>(),  vector_width_of<T, Scalar::uchar>(),
+            vector_width_of<T, Scalar::short_>(), vector_width_of<T, Scalar::ushort>(),
+            vector_width_of<T, Scalar::int_>(),   vector_width_of<T, Scalar::uint>(),
+            vector_width_of<T, Scalar::long_>(),  vector_width_of<T, Scalar::ulong>(),
+            vector_width_of<T, Scalar::half>(),   vector_width_of<T, Scalar::float_>(),
+            vector_width_of<T, Scalar::double_>()};
+        for (std::size_t i = 0; i < std::size(candidates); ++i) {
+            if (widths[i] != 0) {
+                return {candidates[i], widths[i]};  // cl_half is cl_ushort: ushort comes first
+            }
+        }
+        return {Scalar::user, 1};
+    }
+}
+
+constexpr std::size_t scalar_size(Scalar scalar) noexcept {
+    switch (scalar) {
+        case Scalar::char_:
+        case Scalar::uchar:
+            return 1;
+        case Scalar::short_:
+        case Scalar::ushort:
+        case Scalar::half:
+            return 2;
+        case Scalar::int_:
+        case Scalar::uint:
+        case Scalar::float_:
+            return 4;
+        case Scalar::long_:
+        case Scalar::ulong:
+        case Scalar::double_:
+            return 8;
+        default:
+            return 0;
+    }
+}
+
+/// Bytes of a built-in type on the device (3-component vectors take 4 components' room).
+constexpr std::size_t builtin_size(Scalar scalar, unsigned width) noexcept {
+    return scalar_size(scalar) * (width == 3 ? 4 : width);
+}
+
+constexpr std::string_view scalar_name(Scalar scalar) noexcept {
+    switch (scalar) {
+        case Scalar::char_:
+            return "char";
+        case Scalar::uchar:
+            return "uchar";
+        case Scalar::short_:
+            return "short";
+        case Scalar::ushort:
+            return "ushort";
+        case Scalar::int_:
+            return "int";
+        case Scalar::uint:
+            return "uint";
+        case Scalar::long_:
+            return "long";
+        case Scalar::ulong:
+            return "ulong";
+        case Scalar::half:
+            return "half";
+        case Scalar::float_:
+            return "float";
+        case Scalar::double_:
+            return "double";
+        default:
+            return "";
+    }
+}
+
+/// Whether a host element of `host` type (`host_size` bytes) fits a kernel's `kernel` type.
+/// Names the driver reports that are not built-in types (typedefs, structs) cannot be compared
+/// with a host type, so they fit: only a provable difference is a mismatch.
+constexpr bool element_fits(TypeCode host, std::size_t host_size,
+                            const ParamDecl& kernel) noexcept {
+    switch (kernel.scalar) {
+        case Scalar::user:
+        case Scalar::void_:
+        case Scalar::none:
+            return true;
+        case Scalar::image:
+        case Scalar::sampler:
+        case Scalar::pipe:
+        case Scalar::opaque:
+            return false;
+        default:
+            break;
+    }
+    if (scalar_size(kernel.scalar) == 0) {
+        return true;  // bool, size_t...: the driver's compiler already refused the kernel
+    }
+    if (host.scalar == Scalar::user) {
+        // A host struct standing for a built-in type (struct Vec4 for float4) must match in size.
+        return host_size == builtin_size(kernel.scalar, kernel.width);
+    }
+    const bool same_scalar = host.scalar == kernel.scalar ||
+                             (kernel.width == 1 && host.width == 1 &&
+                              ((host.scalar == Scalar::ushort && kernel.scalar == Scalar::half) ||
+                               (host.scalar == Scalar::half && kernel.scalar == Scalar::ushort)));
+    const bool same_width = host.width == kernel.width || (host.width == 4 && kernel.width == 3);
+    return same_scalar && same_width;
+}
+
+/// "cl_float4", or "a 12-byte user type" for classes.
+inline std::string host_type_name(TypeCode code, std::size_t size) {
+    if (code.scalar == Scalar::user || scalar_name(code.scalar).empty()) {
+        return concat("T (a ", size, "-byte class or enum)");
+    }
+    return code.width == 1 ? concat("cl_", scalar_name(code.scalar))
+                           : concat("cl_", scalar_name(code.scalar), static_cast<int>(code.width));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run time: the driver's view of each argument (clGetKernelArgInfo), compared with the C++ side.
+
+/// What the driver reports about one kernel argument. Parts it does not report stay unknown:
+/// everything for programs built without -cl-kernel-arg-info, names on some drivers.
+struct ArgInfo {
+    bool known_space = false;
+    AddressSpace space = AddressSpace::unspecified;
+    bool known_const = false;
+    bool is_const = false;
+    bool known_type = false;
+    ParamDecl type;         // parsed from type_name by the signature parser
+    std::string type_name;  // as reported, e.g. "float4*"
+    std::string name;       // empty when not reported
+
+    bool known() const noexcept { return known_space || known_type; }
+
+    /// The declaration as far as it is known, e.g. "__global const float* a".
+    std::string declaration() const {
+        std::string text;
+        if (known_space) {
+            text += space == AddressSpace::global     ? "__global "
+                    : space == AddressSpace::constant ? "__constant "
+                    : space == AddressSpace::local    ? "__local "
+                                                      : "";
+        }
+        if (known_const && is_const && (space == AddressSpace::global || !known_space)) {
+            text += "const ";
+        }
+        text += known_type
+                    ? type_name
+                    : std::string(known_space && space != AddressSpace::private_ ? "pointer"
+                                                                                 : "parameter");
+        if (!name.empty()) {
+            text += ' ';
+            text += name;
+        }
+        return text;
+    }
+};
+
+inline cl_int query_arg_string(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param,
+                               std::string& out) {
+    std::size_t bytes = 0;
+    cl_int code = InfoQuery<KernelArgInfo>::get(kernel, index, param, 0, nullptr, &bytes);
+    if (code != CL_SUCCESS) {
+        return code;
+    }
+    out.assign(bytes, '\0');
+    if (bytes != 0) {
+        code = InfoQuery<KernelArgInfo>::get(kernel, index, param, bytes, out.data(), nullptr);
+    }
+    while (!out.empty() && out.back() == '\0') {
+        out.pop_back();
+    }
+    return code;
+}
+
+/// Reads what the driver says about argument `index`. Any query that fails (typically with
+/// CL_KERNEL_ARG_INFO_NOT_AVAILABLE) leaves its part unknown: the checks that need it are skipped.
+inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
+    ArgInfo info;
+    cl_kernel_arg_address_qualifier address = 0;
+    if (InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                      sizeof(address), &address, nullptr) == CL_SUCCESS) {
+        info.known_space = true;
+        info.space = address == CL_KERNEL_ARG_ADDRESS_GLOBAL     ? AddressSpace::global
+                     : address == CL_KERNEL_ARG_ADDRESS_CONSTANT ? AddressSpace::constant
+                     : address == CL_KERNEL_ARG_ADDRESS_LOCAL    ? AddressSpace::local
+                                                                 : AddressSpace::private_;
+    }
+    cl_kernel_arg_type_qualifier qualifier = 0;
+    if (InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER,
+                                      sizeof(qualifier), &qualifier, nullptr) == CL_SUCCESS) {
+        info.known_const = true;
+        info.is_const = (qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
+    }
+    if (query_arg_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, info.type_name) == CL_SUCCESS &&
+        !info.type_name.empty()) {
+        const ParamResult parsed = parse_type_name(info.type_name);
+        // A name the parser does not understand is not compared: never a false error. Nor is
+        // one with an attribute (a compiler could spell float4 as an ext_vector_type float).
+        info.known_type = parsed.error == SignatureError::none &&
+                          info.type_name.find("__attribute__") == std::string::npos;
+        info.type = parsed.decl;
+    }
+    if (query_arg_string(kernel, index, CL_KERNEL_ARG_NAME, info.name) != CL_SUCCESS) {
+        info.name.clear();
+    }
+    return info;
+}
+
+/// A typed kernel's C++ parameter, as far as the comparison with the driver needs it.
+struct HostParam {
+    ParamKind kind = ParamKind::scalar;
+    TypeCode element;
+    std::size_t element_size = 0;
+};
+
+template <class P>
+consteval HostParam host_param() {
+    using E = typename ParamTraits<P>::element_type;
+    return {ParamTraits<P>::kind, host_type_code<E>(), sizeof(E)};
+}
+
+inline std::string host_param_name(const HostParam& param) {
+    const std::string element = host_type_name(param.element, param.element_size);
+    switch (param.kind) {
+        case ParamKind::in:
+            return concat("In<", element, ">");
+        case ParamKind::out:
+            return concat("Out<", element, ">");
+        case ParamKind::in_out:
+            return concat("InOut<", element, ">");
+        case ParamKind::constant:
+            return concat("Constant<", element, ">");
+        case ParamKind::local:
+            return concat("Local<", element, ">");
+        default:
+            return element;
+    }
+}
+
+constexpr bool is_unsupported_object(const ArgInfo& info) noexcept {
+    return info.known_type &&
+           (info.type.scalar == Scalar::image || info.type.scalar == Scalar::sampler ||
+            info.type.scalar == Scalar::pipe || info.type.scalar == Scalar::opaque);
+}
+
+/// Why `info` (the driver's view) does not fit `param` (the C++ signature's); empty if it fits
+/// or if too little is known to tell.
+inline std::string param_mismatch(const HostParam& param, const ArgInfo& info) {
+    if (is_unsupported_object(info)) {
+        return "images, samplers and pipes are not supported by openclaw yet";
+    }
+    const AddressSpace expected = param.kind == ParamKind::scalar     ? AddressSpace::private_
+                                  : param.kind == ParamKind::local    ? AddressSpace::local
+                                  : param.kind == ParamKind::constant ? AddressSpace::constant
+                                                                      : AddressSpace::global;
+    if (info.known_space && info.space != expected) {
+        return "the address spaces differ (In/Out/InOut<T> are __global pointers, Constant<T> "
+               "__constant, Local<T> __local, other types are passed by value)";
+    }
+    const bool pointer = param.kind != ParamKind::scalar;
+    if (!info.known_space && info.known_type && (info.type.pointers > 0) != pointer) {
+        return pointer ? "the kernel takes a value, the C++ signature a pointer"
+                       : "the kernel takes a pointer, the C++ signature a value";
+    }
+    if (info.known_const && expected == AddressSpace::global) {
+        if (param.kind == ParamKind::in && !info.is_const) {
+            return "the kernel's pointer is not const, so the kernel may write through it: "
+                   "declare Out<T> or InOut<T>, or make the kernel's parameter const";
+        }
+        if (param.kind != ParamKind::in && info.is_const) {
+            return "the kernel's pointer is const (the kernel only reads through it): declare "
+                   "In<T>";
+        }
+    }
+    if (info.known_type && !element_fits(param.element, param.element_size, info.type)) {
+        return pointer ? "the element types differ" : "the types differ";
+    }
+    return {};
+}
+
+/// Compares each C++ parameter with the driver's arg info; throws CL_INVALID_KERNEL_ARGS naming
+/// the first that differs. Returns at once when the driver has no arg info for the kernel.
+inline void verify_params(cl_kernel kernel, const HostParam* params, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const ArgInfo info = query_arg_info(kernel, static_cast<cl_uint>(i));
+        if (!info.known()) {
+            return;  // no arg info for this kernel (the driver answers alike for all arguments)
+        }
+        std::string reason = param_mismatch(params[i], info);
+        if (!reason.empty()) {
+            throw_error(CL_INVALID_KERNEL_ARGS, "clCreateKernel",
+                        concat("kernel \"", get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel),
+                               "\", argument ", i,
+                               info.name.empty() ? std::string() : concat(" (\"", info.name, "\")"),
+                               ": the C++ signature declares ", host_param_name(params[i]),
+                               ", the kernel declares ", info.declaration(), ": ", reason));
+        }
+    }
+}
+
+/// An argument given to DynamicKernel::set_args, as far as the comparison with the driver
+/// needs it.
+struct HostArg {
+    enum class Form { value, local, buffer, svm };
+    Form form = Form::value;
+    bool kernel_reads = false;  // for buffers: what the access tag allows kernels
+    bool kernel_writes = false;
+    const char* access = "";
+    TypeCode element;
+    std::size_t element_size = 0;
+};
+
+template <class A>
+consteval HostArg host_arg() {
+    if constexpr (is_buffer<A>) {
+        using T = typename A::value_type;
+        using Access = typename A::access_type;
+        return {HostArg::Form::buffer, Access::kernel_reads, Access::kernel_writes,
+                Access::name,          host_type_code<T>(),  sizeof(T)};
+    } else if constexpr (is_svm_pointer<A>) {
+        using T = std::remove_pointer_t<decltype(A::pointer)>;
+        return {HostArg::Form::svm,
+                true,
+                !std::is_const_v<T>,
+                "",
+                host_type_code<std::remove_cv_t<T>>(),
+                sizeof(T)};
+    } else if constexpr (is_local_mem<A>) {
+        using T = typename A::value_type;
+        return {HostArg::Form::local, false, false, "", host_type_code<T>(), sizeof(T)};
+    } else {
+        return {HostArg::Form::value, false, false, "", host_type_code<A>(), sizeof(A)};
+    }
+}
+
+inline std::string host_arg_name(const HostArg& arg) {
+    const std::string element = host_type_name(arg.element, arg.element_size);
+    switch (arg.form) {
+        case HostArg::Form::buffer:
+            return concat("Buffer<", element, ", ", arg.access, ">");
+        case HostArg::Form::svm:
+            return concat("svm(", arg.kernel_writes ? "" : "const ", element, "*)");
+        case HostArg::Form::local:
+            return concat("LocalMem<", element, ">");
+        default:
+            return element;
+    }
+}
+
+/// Why argument `arg` does not fit the kernel's parameter as the driver describes it (empty if it
+/// fits or too little is known); `code` receives the OpenCL code to report.
+inline std::string argument_mismatch(const HostArg& arg, const ArgInfo& info, cl_int& code) {
+    code = CL_INVALID_ARG_VALUE;
+    if (is_unsupported_object(info)) {
+        return "images, samplers and pipes are not supported by openclaw yet";
+    }
+    const bool pointer = arg.form == HostArg::Form::buffer || arg.form == HostArg::Form::svm;
+    if (info.known_space) {
+        const bool buffer_space =
+            info.space == AddressSpace::global || info.space == AddressSpace::constant;
+        if (pointer && !buffer_space) {
+            return info.space == AddressSpace::local
+                       ? "the parameter is __local: pass LocalMem<T>{count}"
+                   : arg.form == HostArg::Form::svm
+                       ? "the parameter is a value: an SVM pointer cannot be passed"
+                       : "the parameter is a value: a buffer cannot be passed";
+        }
+        if (arg.form == HostArg::Form::local && info.space != AddressSpace::local) {
+            return "the parameter is not __local: LocalMem cannot be passed";
+        }
+        if (arg.form == HostArg::Form::value && info.space != AddressSpace::private_) {
+            return info.space == AddressSpace::local
+                       ? "the parameter is __local: pass LocalMem<T>{count}"
+                       : "the parameter is a __global/__constant pointer: pass a Buffer";
+        }
+        if (pointer) {
+            const bool kernel_only_reads =
+                info.space == AddressSpace::constant || (info.known_const && info.is_const);
+            if (kernel_only_reads && !arg.kernel_reads) {
+                return "the kernel reads this parameter: a WriteOnly buffer cannot be passed, use "
+                       "ReadOnly or ReadWrite";
+            }
+            if (info.space == AddressSpace::global && info.known_const && !info.is_const &&
+                !arg.kernel_writes) {
+                return arg.form == HostArg::Form::svm
+                           ? "the kernel's pointer is not const, so the kernel may write through "
+                             "it: an SVM pointer to const cannot be passed"
+                           : "the kernel's pointer is not const, so the kernel may write through "
+                             "it: a ReadOnly buffer cannot be passed, use WriteOnly or ReadWrite "
+                             "(or make the kernel's parameter const)";
+            }
+        }
+    } else if (info.known_type && (info.type.pointers > 0) != (arg.form != HostArg::Form::value)) {
+        return info.type.pointers > 0 ? "the parameter is a pointer: pass a Buffer or LocalMem"
+                                      : "the parameter is a value: pass a value";
+    }
+    if (info.known_type && !element_fits(arg.element, arg.element_size, info.type)) {
+        if (arg.form == HostArg::Form::value) {
+            const std::size_t size = builtin_size(info.type.scalar, info.type.width);
+            if (size != 0 && size != arg.element_size) {
+                code = CL_INVALID_ARG_SIZE;
+                return concat("the kernel's type takes ", size, " bytes, the argument ",
+                              arg.element_size, ": convert it explicitly");
+            }
+            return "the types differ: convert the argument explicitly";
+        }
+        return "the element types differ";
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compile time: from a parsed signature to Kernel<...>, and the reports when that fails.
+
+/// The pieces of a compile-time report; the compiler prints them as template arguments, e.g.
+/// `kernel_name<'a', 'd', 'd'>`, `parameter<'n'>`, `at_line_column<3, 17>`, `near<'R', 'E'>`.
+template <char... Chars>
+struct kernel_name {};
+template <char... Chars>
+struct parameter {};
+template <char... Chars>
+struct near {};
+template <int Line, int Column>
+struct at_line_column {};
+
+template <template <char...> class Wrap, const auto& Sig, std::size_t Begin, std::size_t... I>
+consteval auto text_as_chars(std::index_sequence<I...>) {
+    return std::type_identity<Wrap<Sig.text[Begin + I]...>>{};
+}
+template <FixedString Name, std::size_t... I>
+consteval auto kernel_name_of(std::index_sequence<I...>) {
+    return std::type_identity<kernel_name<Name.chars[I]...>>{};
+}
+
+template <template <char...> class Wrap, const auto& Sig, std::size_t Begin, std::size_t Size>
+using chars_t = typename decltype(text_as_chars<Wrap, Sig, Begin>(
+    std::make_index_sequence<(Size < 40 ? Size : 40)>{}))::type;
+
+// One static_assert per reason; a static_assert message must be a literal, so the kernel's
+// name, the parameter and the position travel in the template arguments the compiler prints.
+template <SignatureError E, class Kernel, class Parameter, class Position, class Near>
+constexpr void report_signature_error() {
+    static_assert(E != SignatureError::kernel_not_found,
+                  "kernel signature: the source declares no kernel of this name (kernels "
+                  "declared through macros are not seen): check the name, or use the "
+                  "hand-written program.kernel<Params...>(name)");
+    static_assert(E != SignatureError::unexpected_token,
+                  "kernel signature: cannot parse the parameter list at the position shown "
+                  "(macros in a signature are not expanded): use the hand-written "
+                  "program.kernel<Params...>(name)");
+    static_assert(E != SignatureError::unterminated,
+                  "kernel signature: the parameter list is not closed before the end of the "
+                  "source");
+    static_assert(E != SignatureError::too_many_parameters,
+                  "kernel signature: the kernel has more than 128 parameters");
+    static_assert(E != SignatureError::missing_type, "kernel signature: a parameter has no type");
+    static_assert(E != SignatureError::forbidden_type,
+                  "kernel signature: bool, size_t, ptrdiff_t, intptr_t and uintptr_t are not "
+                  "valid kernel parameter types (OpenCL C forbids them: their size differs "
+                  "between host and device); use int, uint, long or ulong");
+    static_assert(E != SignatureError::image_type,
+                  "kernel signature: images, samplers and pipes are not supported by openclaw "
+                  "yet; set such arguments with clSetKernelArg on kernel.get()");
+    static_assert(E != SignatureError::void_pointer,
+                  "kernel signature: a void pointer has no element type; use the hand-written "
+                  "program.kernel<Params...>(name) with In<T>/Out<T> of the element you pass");
+    static_assert(E != SignatureError::unsupported_type,
+                  "kernel signature: this parameter type has no host type in openclaw (long "
+                  "long, event_t, queue_t, ...)");
+    static_assert(E != SignatureError::pointer_address_space,
+                  "kernel signature: a pointer parameter of a kernel must point to __global, "
+                  "__constant or __local memory");
+    static_assert(E != SignatureError::value_address_space,
+                  "kernel signature: a by-value parameter cannot be __global, __constant or "
+                  "__local (did you mean a pointer?)");
+    static_assert(E != SignatureError::pointer_to_pointer,
+                  "kernel signature: pointers to pointers cannot be kernel parameters");
+    static_assert(E != SignatureError::array_parameter,
+                  "kernel signature: arrays cannot be kernel parameters; pass a buffer");
+    static_assert(E != SignatureError::conflicting_declarations,
+                  "kernel signature: the kernel is declared more than once with different "
+                  "parameters (#if/#ifdef are not evaluated); use the hand-written "
+                  "program.kernel<Params...>(name)");
+    static_assert(E != SignatureError::unknown_type,
+                  "kernel signature: no host type for this OpenCL C type name; specialise "
+                  "openclaw::opencl_type<\"Name\"> with `using type = YourHostType;`");
+    static_assert(E != SignatureError::macro_type,
+                  "kernel signature: the parameter's type is a macro #defined in the source "
+                  "(macros are not expanded); specialise openclaw::opencl_type<\"MACRO\"> or use "
+                  "the hand-written program.kernel<Params...>(name)");
+}
+
+/// The text of a source constant: a char array (its terminator dropped, no strlen), a
+/// `const char*` to a literal, a std::string_view, a FixedString.
+template <class T>
+consteval std::string_view source_text(const T& source) {
+    if constexpr (std::is_array_v<T>) {
+        constexpr std::size_t size = std::extent_v<T>;
+        return std::string_view(source, size > 0 && source[size - 1] == '\0' ? size - 1 : size);
+    } else {
+        return std::string_view(source);
+    }
+}
+
+/// The text of Source, computed once per translation unit (a strlen at compile time costs a
+/// step per character).
+template <const auto& Source>
+inline constexpr std::string_view source_text_of = source_text(Source);
+
+/// The kernels of Source, indexed once per translation unit however many of them are typed.
+template <const auto& Source>
+inline constexpr KernelIndex kernel_index_of = index_kernels(source_text_of<Source>);
+
+/// How many parameters kernel Name of Source has (the parameter at fault included, if any):
+/// a first pass that stores none of them, so that signature_of holds exactly those.
+template <const auto& Source, FixedString Name>
+inline constexpr std::size_t signature_size_of = [] {
+    const auto counted =
+        parse_kernel_signature<0>(source_text_of<Source>, Name.view(), kernel_index_of<Source>);
+    return counted.count + (counted.ok() ? 0 : 1);
+}();
+
+/// The signature of kernel Name in Source.
+template <const auto& Source, FixedString Name>
+inline constexpr BasicSignature<signature_size_of<Source, Name>> signature_of =
+    parse_kernel_signature<signature_size_of<Source, Name>>(source_text_of<Source>, Name.view(),
+                                                            kernel_index_of<Source>);
+
+template <const auto& Sig, std::size_t I>
+consteval FixedString<Sig.params[I].type_size + 1> user_type_name() {
+    return FixedString<Sig.params[I].type_size + 1>(Sig.type_of(I));
+}
+
+template <FixedString Name>
+concept has_opencl_type = requires {
+    typename opencl_type<Name>::type;
+};
+
+template <const auto& Sig, std::size_t I>
+consteval bool has_host_type() {
+    constexpr ParamDecl decl = Sig.params[I];
+    if constexpr (decl.scalar == Scalar::user) {
+        return has_opencl_type<user_type_name<Sig, I>()>;
+    } else {
+        return !std::is_void_v<host_type_t<decl.scalar, decl.width>>;
+    }
+}
+
+template <const auto& Sig, std::size_t I>
+consteval auto element_type() {
+    constexpr ParamDecl decl = Sig.params[I];
+    if constexpr (decl.scalar == Scalar::user) {
+        return std::type_identity<typename opencl_type<user_type_name<Sig, I>()>::type>{};
+    } else {
+        return std::type_identity<host_type_t<decl.scalar, decl.width>>{};
+    }
+}
+
+template <const auto& Sig, std::size_t I>
+consteval auto parameter_type() {
+    constexpr ParamDecl decl = Sig.params[I];
+    using Element = typename decltype(element_type<Sig, I>())::type;
+    if constexpr (decl.pointers == 0) {
+        return std::type_identity<Element>{};
+    } else if constexpr (decl.space == AddressSpace::constant) {
+        return std::type_identity<Constant<Element>>{};
+    } else if constexpr (decl.space == AddressSpace::local) {
+        return std::type_identity<Local<Element>>{};
+    } else if constexpr (decl.is_const) {
+        return std::type_identity<In<Element>>{};
+    } else {
+        return std::type_identity<Out<Element>>{};
+    }
+}
+
+template <const auto& Sig, std::size_t... I>
+consteval std::size_t first_without_host_type(std::index_sequence<I...>) {
+    std::size_t first = Sig.count;
+    ((first == Sig.count && !has_host_type<Sig, I>() ? first = I : first), ...);
+    return first;
+}
+
+template <const auto& Sig, FixedString Name, SignatureError E, std::size_t Param, Token At>
+constexpr void report_at() {
+    constexpr LineColumn where = line_column(Sig.text, At.begin);
+    constexpr ParamDecl decl = Param < Sig.params.size() ? Sig.params[Param] : ParamDecl{};
+    report_signature_error<
+        E, typename decltype(kernel_name_of<Name>(std::make_index_sequence<Name.size()>{}))::type,
+        chars_t<parameter, Sig, decl.name_begin, decl.name_size>,
+        at_line_column<where.line, where.column>, chars_t<near, Sig, At.begin, At.size>>();
+}
+
+/// The Kernel<...> that kernel Name of Source declares; on failure a compile-time report and
+/// DynamicKernel (whose set_args accepts anything, so that one report is all the user sees).
+template <const auto& Sig, FixedString Name>
+consteval auto source_kernel() {
+    if constexpr (!Sig.ok()) {
+        report_at<Sig, Name, Sig.error, Sig.error_param, Sig.error_at>();
+        return std::type_identity<DynamicKernel>{};
+    } else {
+        constexpr std::size_t missing =
+            first_without_host_type<Sig>(std::make_index_sequence<Sig.count>{});
+        if constexpr (missing != Sig.count) {
+            constexpr ParamDecl decl = Sig.params[missing];
+            constexpr bool macro = defines_macro(Sig.text, Sig.type_of(missing));
+            constexpr Token type{TokenKind::identifier, decl.type_begin, decl.type_size};
+            report_at<Sig, Name, macro ? SignatureError::macro_type : SignatureError::unknown_type,
+                      missing, type>();
+            return std::type_identity<DynamicKernel>{};
+        } else {
+            return []<std::size_t... I>(std::index_sequence<I...>) {
+                return std::type_identity<
+                    Kernel<typename decltype(parameter_type<Sig, I>())::type...>>{};
+            }
+            (std::make_index_sequence<Sig.count>{});
+        }
+    }
+}
+
+template <const auto& Source, auto Name>  // Name: a FixedString (see program.hpp)
+struct SourceKernel {
+    static constexpr bool is_text = std::is_convertible_v<decltype(Source), std::string_view>;
+    static_assert(is_text,
+                  "program.kernel<source, name>(): the source must be a constant that converts "
+                  "to std::string_view (a char array, a const char* to a literal, a "
+                  "std::string_view or a FixedString)");
+    static consteval auto kernel() {
+        if constexpr (is_text) {
+            return source_kernel<signature_of<Source, Name>, Name>();
+        } else {
+            return std::type_identity<DynamicKernel>{};
+        }
+    }
+    using type = typename decltype(kernel())::type;
+};
+
+}  // namespace detail
+
+/// The Kernel<...> type that kernel Name of Source declares, e.g.
+/// `openclaw::kernel_t<vadd_source, "vector_add">` for a member or a function's return type.
+template <const auto& Source, FixedString Name>
+using kernel_t = typename detail::SourceKernel<Source, Name>::type;
+
+}  // namespace openclaw

@@ -1,0 +1,15 @@
+// Must not compile: a ReadOnly buffer for a parameter the source declares non-const: the
+// kernel's type comes from its declaration, and set_args checks against it.
+#include "common.hpp"
+
+namespace {
+constexpr char source[] = R"CLC(
+__kernel void vector_add(__global const float* a, __global const float* b,
+                         __global float* c, const uint n) {}
+)CLC";
+}  // namespace
+
+void snippet(cf::Program& program, cf::Args& a) {
+    auto add = program.kernel<source, "vector_add">();
+    add.set_args(a.in, a.in, a.in, a.n);
+}
