@@ -82,7 +82,9 @@ class Context {
         cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(),
                                          nullptr, nullptr, &code);
         detail::check(code, "clCreateContext", [&] {
-            return detail::concat(ids.size(), " device(s), first \"", devices.front().name(), "\"");
+            return detail::concat(ids.size(), " device(s), first ", detail::describe_safely([&] {
+                                      return "\"" + devices.front().name() + "\"";
+                                  }));
         });
         return detail::Handle<cl_context>::adopt(raw);
     }

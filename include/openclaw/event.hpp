@@ -32,7 +32,13 @@ class Event {
         const cl_event raw = get();
         const cl_int code = clWaitForEvents(1, &raw);
         if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-            const cl_int status = this->status();
+            // The command's own (negative) status says why; if even that cannot be read, the
+            // wait's code is the error, not the failed query's.
+            cl_int status = code;
+            try {
+                status = this->status();
+            } catch (const Error&) {
+            }
             detail::throw_error(status < 0 ? status : code, "clWaitForEvents",
                                 "the command terminated abnormally");
         }

@@ -198,17 +198,23 @@ class Program {
     [[noreturn, gnu::noinline, gnu::cold]] void build_failed(cl_int code,
                                                              const BuildOptions& options) const {
         std::vector<BuildLog> logs;
-        std::size_t failed = 0;
+        std::string detail;
         try {
             logs = build_logs();
+            std::size_t failed = 0;
             for (const BuildLog& log : logs) {
                 failed += log.status == CL_BUILD_ERROR ? 1 : 0;
             }
-        } catch (const Error&) {
-            // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers): report the code.
+            detail = detail::concat("the build failed for ", failed, " of ", logs.size(),
+                                    " device(s)");
+        } catch (const Error& secondary) {
+            // Some drivers keep no log (e.g. after CL_INVALID_BUILD_OPTIONS), or reading it fails
+            // too: the build's own code is still the error, and the message says why no log.
+            logs.clear();
+            detail = detail::concat("the build failed (build logs unavailable: ", secondary.what(),
+                                    ")");
         }
-        std::string detail = detail::concat("the build failed for ", failed, " of ", logs.size(),
-                                            " device(s), options \"", options.str(), "\"");
+        detail += detail::concat(", options \"", options.str(), "\"");
         throw BuildError(code, "clBuildProgram", std::move(detail), std::move(logs));
     }
 
