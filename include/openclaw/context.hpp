@@ -83,7 +83,7 @@ class Context {
                                          nullptr, nullptr, &code);
         detail::check(code, "clCreateContext", [&] {
             return detail::concat(ids.size(), " device(s), first ", detail::describe_safely([&] {
-                                      return "\"" + devices.front().name() + "\"";
+                                      return detail::concat('"', devices.front().name(), '"');
                                   }));
         });
         return detail::Handle<cl_context>::adopt(raw);

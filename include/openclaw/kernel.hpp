@@ -92,8 +92,8 @@ class KernelBase {
 
     [[noreturn, gnu::noinline, gnu::cold]] void set_failed(cl_int code, cl_uint index,
                                                            std::size_t size) const {
-        std::string detail = detail::concat("argument ", index, " of kernel ",
-                                            detail::quoted_kernel_name(get()));
+        std::string detail =
+            detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()));
         if (code == CL_INVALID_ARG_SIZE) {
             detail += detail::concat(": the kernel's parameter is not ", size,
                                      " bytes (the C++ type's size)");
@@ -116,10 +116,10 @@ class KernelBase {
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void foreign_argument(cl_uint index) const {
-        detail::throw_error(CL_INVALID_CONTEXT, "clSetKernelArg",
-                            detail::concat("argument ", index, " of kernel ",
-                                           detail::quoted_kernel_name(get()),
-                                           " is a buffer of another context"));
+        detail::throw_error(
+            CL_INVALID_CONTEXT, "clSetKernelArg",
+            detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()),
+                           " is a buffer of another context"));
     }
 
   private:

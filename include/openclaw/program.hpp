@@ -205,14 +205,14 @@ class Program {
             for (const BuildLog& log : logs) {
                 failed += log.status == CL_BUILD_ERROR ? 1 : 0;
             }
-            detail = detail::concat("the build failed for ", failed, " of ", logs.size(),
-                                    " device(s)");
+            detail =
+                detail::concat("the build failed for ", failed, " of ", logs.size(), " device(s)");
         } catch (const Error& secondary) {
             // Some drivers keep no log (e.g. after CL_INVALID_BUILD_OPTIONS), or reading it fails
             // too: the build's own code is still the error, and the message says why no log.
             logs.clear();
-            detail = detail::concat("the build failed (build logs unavailable: ", secondary.what(),
-                                    ")");
+            detail =
+                detail::concat("the build failed (build logs unavailable: ", secondary.what(), ")");
         }
         detail += detail::concat(", options \"", options.str(), "\"");
         throw BuildError(code, "clBuildProgram", std::move(detail), std::move(logs));

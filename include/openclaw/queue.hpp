@@ -179,8 +179,9 @@ class Queue {
         raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
 #endif
         detail::check(code, call, [&] {
-            std::string detail = detail::concat(
-                "device ", detail::describe_safely([&] { return "\"" + device.name() + "\""; }));
+            std::string detail = detail::concat("device ", detail::describe_safely([&] {
+                                                    return detail::concat('"', device.name(), '"');
+                                                }));
             if (code == CL_INVALID_QUEUE_PROPERTIES) {
                 detail += detail::concat(" does not support the requested properties (profiling ",
                                          options.profiling ? "on" : "off", ", out-of-order ",
@@ -263,7 +264,8 @@ class Queue {
                                     limits_.max_group_size);
         }
         detail += " on ";
-        detail += detail::describe_safely([&] { return "\"" + device().name() + "\""; });
+        detail +=
+            detail::describe_safely([&] { return detail::concat('"', device().name(), '"'); });
         throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
     }
 

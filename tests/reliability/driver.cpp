@@ -221,9 +221,9 @@ std::string read_file(const std::string& path) {
 struct Job {
     std::string scenario;
     std::string mode;
-    long index = 0;              // the call made to fail (1-based)
-    std::string expected_call;   // that call's name in the counting run
-    std::string base;            // path prefix of its files
+    long index = 0;             // the call made to fail (1-based)
+    std::string expected_call;  // that call's name in the counting run
+    std::string base;           // path prefix of its files
     int status = 0;
 };
 
@@ -286,8 +286,8 @@ Verdict judge(const Job& job, cl_int code, const Report& report, const Outcome& 
     }
     problem = "the failure of " + call + " was lost: outcome " + outcome.kind;
     if (outcome.kind == "raised") {
-        problem += openclaw::detail::concat(" ", outcome.call, " ", outcome.code, ": ",
-                                            outcome.text);
+        problem +=
+            openclaw::detail::concat(" ", outcome.call, " ", outcome.code, ": ", outcome.text);
     }
     return Verdict::failed;
 }
@@ -323,16 +323,17 @@ int inject(const Options& options) {
         auto environment = preload;
         environment.emplace_back("OPENCLAW_FI_LIST", "1");
         environment.emplace_back("OPENCLAW_FI_REPORT", base + ".report");
-        const int status =
-            wait_for(spawn({options.scenarios, name}, environment, base + ".out", options.timeout_s));
+        const int status = wait_for(
+            spawn({options.scenarios, name}, environment, base + ".out", options.timeout_s));
         const Report report = Report::read(base + ".report");
         const Outcome outcome = Outcome::read(base + ".out");
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || outcome.kind != "completed" ||
             !outcome.hooks.empty() || !report.present || !report.clean() ||
             report.sequence.empty()) {
-            std::printf("scenario %s fails without any injected failure (%s, outcome %s, %s):\n%s\n",
-                        name.c_str(), describe_status(status).c_str(), outcome.kind.c_str(),
-                        report.accounting().c_str(), read_file(base + ".out").c_str());
+            std::printf(
+                "scenario %s fails without any injected failure (%s, outcome %s, %s):\n%s\n",
+                name.c_str(), describe_status(status).c_str(), outcome.kind.c_str(),
+                report.accounting().c_str(), read_file(base + ".out").c_str());
             ok = false;
             continue;
         }
@@ -383,9 +384,9 @@ int inject(const Options& options) {
             tally->leaky += leaky ? 1 : 0;
         }
         if (verdict == Verdict::failed) {
-            failures.push_back(openclaw::detail::concat(
-                job.scenario, " (", job.mode, "), call ", job.index, " ", job.expected_call, ": ",
-                problem, " [files ", job.base, ".*]"));
+            failures.push_back(openclaw::detail::concat(job.scenario, " (", job.mode, "), call ",
+                                                        job.index, " ", job.expected_call, ": ",
+                                                        problem, " [files ", job.base, ".*]"));
         } else {
             std::remove((job.base + ".report").c_str());
             std::remove((job.base + ".out").c_str());
@@ -445,10 +446,11 @@ int inject(const Options& options) {
         std::printf("mode %s: %ld runs, %ld survived, %ld failed, %ld with leaks\n", mode.c_str(),
                     t.runs, t.runs - t.failed, t.failed, t.leaky);
     }
-    std::printf("\n%zu scenarios x their calls: %ld runs with injected failures, %ld survived, "
-                "%ld failed, %ld leaked or double-released objects (%.1f s, %u jobs)\n",
-                names.size(), total.runs, total.runs - total.failed, total.failed, total.leaky,
-                seconds, options.jobs);
+    std::printf(
+        "\n%zu scenarios x their calls: %ld runs with injected failures, %ld survived, "
+        "%ld failed, %ld leaked or double-released objects (%.1f s, %u jobs)\n",
+        names.size(), total.runs, total.runs - total.failed, total.failed, total.leaky, seconds,
+        options.jobs);
     for (const std::string& failure : failures) {
         std::printf("FAILED %s\n", failure.c_str());
     }
@@ -464,9 +466,9 @@ int leak_check(const Options& options) {
         return 1;
     }
     const std::string report_path = std::string(directory) + "/report";
-    const int status = wait_for(spawn(
-        options.command,
-        {{"LD_PRELOAD", options.interposer}, {"OPENCLAW_FI_REPORT", report_path}}, "", 3600));
+    const int status = wait_for(
+        spawn(options.command,
+              {{"LD_PRELOAD", options.interposer}, {"OPENCLAW_FI_REPORT", report_path}}, "", 3600));
     const Report report = Report::read(report_path);
     std::remove(report_path.c_str());
     rmdir(directory);
@@ -478,8 +480,8 @@ int leak_check(const Options& options) {
     for (const std::string& leak : report.leaks) {
         std::printf("  %s\n", leak.c_str());
     }
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && report.present &&
-                    report.clean();
+    const bool ok =
+        WIFEXITED(status) && WEXITSTATUS(status) == 0 && report.present && report.clean();
     std::printf("%s: %s\n", ok ? "no leaks" : "LEAKS OR FAILURE", report.accounting().c_str());
     return ok ? 0 : 1;
 }

@@ -33,33 +33,45 @@ constexpr std::size_t kind_count = 8;
 constexpr std::array<const char*, kind_count> kind_names = {
     "context", "queue", "mem", "program", "kernel", "event", "sub_device", "sampler"};
 
+/// A failure to inject: the `nth` call of `call` (of any function if empty) fails with `code`;
+/// if `sticky`, every call after it fails too, as on a lost device.
+struct Rule {
+    std::string call;
+    long nth = 0;
+    cl_int code = CL_OUT_OF_HOST_MEMORY;
+    bool sticky = false;
+    long seen = 0;
+};
+
 struct Config {
-    long fail_at = 0;         // OPENCLAW_FI_FAIL_AT: 1-based index of the call to fail; 0: none
-    std::string only;         // OPENCLAW_FI_CALL: count only the calls of this function
-    cl_int code = CL_OUT_OF_HOST_MEMORY;  // OPENCLAW_FI_CODE
-    bool sticky = false;      // OPENCLAW_FI_MODE=sticky: every counted call from fail_at on fails
+    std::vector<Rule> rules;  // OPENCLAW_FI_FAIL_AT, OPENCLAW_FI_CALL, OPENCLAW_FI_CODE, _MODE
     bool list = false;        // OPENCLAW_FI_LIST=1: the report names every call in order
     bool trace = false;       // OPENCLAW_FI_TRACE=1: every call to stderr as it happens
     std::string report;       // OPENCLAW_FI_REPORT: where the report goes at exit
-    bool active = true;       // OPENCLAW_FI_PID names another process (a child inherited us)
+    bool active = true;       // false if OPENCLAW_FI_PID names another process (a child of it)
 
     static Config from_environment() {
         Config config;
-        const auto text = [](const char* name) -> const char* { return std::getenv(name); };
-        if (const char* pid = text("OPENCLAW_FI_PID"); pid != nullptr && *pid != '\0') {
+        const auto text = [](const char* name) -> const char* {
+            const char* value = std::getenv(name);
+            return value != nullptr && *value != '\0' ? value : nullptr;
+        };
+        if (const char* pid = text("OPENCLAW_FI_PID")) {
             config.active = std::atol(pid) == static_cast<long>(getpid());
         }
         if (const char* at = text("OPENCLAW_FI_FAIL_AT")) {
-            config.fail_at = std::atol(at);
-        }
-        if (const char* only = text("OPENCLAW_FI_CALL")) {
-            config.only = only;
-        }
-        if (const char* code = text("OPENCLAW_FI_CODE")) {
-            config.code = static_cast<cl_int>(std::atoi(code));
-        }
-        if (const char* mode = text("OPENCLAW_FI_MODE")) {
-            config.sticky = std::strcmp(mode, "sticky") == 0;
+            Rule rule;
+            rule.nth = std::atol(at);
+            if (const char* only = text("OPENCLAW_FI_CALL")) {
+                rule.call = only;
+            }
+            if (const char* code = text("OPENCLAW_FI_CODE")) {
+                rule.code = static_cast<cl_int>(std::atoi(code));
+            }
+            if (const char* mode = text("OPENCLAW_FI_MODE")) {
+                rule.sticky = std::strcmp(mode, "sticky") == 0;
+            }
+            config.rules.push_back(rule);
         }
         if (const char* list = text("OPENCLAW_FI_LIST")) {
             config.list = std::strcmp(list, "1") == 0;
@@ -102,30 +114,55 @@ class State {
     std::optional<cl_int> decide(const char* name) {
         const std::lock_guard lock(mutex_);
         ++calls_;
+        ++calls_of_[name];
         if (config.list) {
             sequence_.push_back(name);
         }
-        long index = 0;
-        if (config.only.empty()) {
-            index = calls_;
-        } else if (config.only == name) {
-            index = ++named_calls_;
+        std::optional<cl_int> code = lost_;
+        for (Rule& rule : rules_) {
+            if (rule.call.empty() || rule.call == name) {
+                if (++rule.seen == rule.nth && !code) {
+                    code = rule.code;
+                    if (rule.sticky) {
+                        lost_ = rule.code;
+                    }
+                }
+            }
         }
-        const bool fail = config.fail_at > 0 && index > 0 &&
-                          (config.sticky ? index >= config.fail_at : index == config.fail_at);
         if (config.trace) {
             std::fprintf(stderr, "[openclaw interposer] call %ld %s%s\n", calls_, name,
-                         fail ? " (failed by injection)" : "");
+                         code ? " (failed by injection)" : "");
         }
-        if (fail) {
+        if (code) {
             if (injected_ == 0) {
                 first_injected_index_ = calls_;
                 first_injected_name_ = name;
+                first_injected_code_ = *code;
             }
             ++injected_;
-            return config.code;
         }
-        return std::nullopt;
+        return code;
+    }
+
+    /// Adds a rule at run time (tests call it through openclaw_fi_arm).
+    void arm(Rule rule) {
+        const std::lock_guard lock(mutex_);
+        rules_.push_back(std::move(rule));
+    }
+    /// The number of calls counted so far, of `name` or of all functions (null).
+    long count(const char* name) {
+        const std::lock_guard lock(mutex_);
+        if (name == nullptr) {
+            return calls_;
+        }
+        const auto it = calls_of_.find(name);
+        return it != calls_of_.end() ? it->second : 0;
+    }
+    /// Removes every rule and ends a sticky failure.
+    void disarm() {
+        const std::lock_guard lock(mutex_);
+        rules_.clear();
+        lost_.reset();
     }
 
     void created(Kind kind, const void* handle) {
@@ -248,7 +285,7 @@ class State {
         std::fprintf(out, "calls %ld\n", calls_);
         std::fprintf(out, "injected %ld %ld %s %d\n", injected_, first_injected_index_,
                      first_injected_name_ != nullptr ? first_injected_name_ : "-",
-                     static_cast<int>(config.code));
+                     static_cast<int>(first_injected_code_));
         for (std::size_t k = 0; k < kind_count; ++k) {
             const Totals& t = totals_[k];
             std::fprintf(out,
@@ -286,11 +323,14 @@ class State {
     std::unordered_map<const void*, RootDevice> root_devices_;
     std::array<Totals, kind_count> totals_{};
     std::vector<const char*> sequence_;
+    std::unordered_map<std::string, long> calls_of_;
+    std::vector<Rule> rules_ = config.rules;
+    std::optional<cl_int> lost_;  // a sticky rule fired: every call fails with this code
     long calls_ = 0;
-    long named_calls_ = 0;
     long injected_ = 0;
     long first_injected_index_ = 0;
     const char* first_injected_name_ = nullptr;
+    cl_int first_injected_code_ = CL_SUCCESS;
     long over_releases_ = 0;
     long unknown_retains_ = 0;
     long anomalies_ = 0;
@@ -310,7 +350,8 @@ thread_local int depth = 0;
 /// configuration names.
 class Call {
   public:
-    explicit Call(const char* name) : name_(name), counted_(depth++ == 0 && state().config.active) {}
+    explicit Call(const char* name)
+        : name_(name), counted_(depth++ == 0 && state().config.active) {}
     ~Call() { --depth; }
     Call(const Call&) = delete;
     Call& operator=(const Call&) = delete;
@@ -340,18 +381,18 @@ F real(const char* name) {
 
 #define OPENCLAW_FI_REAL(name) static const auto real_fn = real<decltype(&name)>(#name)
 
-#define OPENCLAW_FI_STATUS(name, params, args)                \
+#define OPENCLAW_FI_STATUS(name, params, args)               \
     extern "C" CL_API_ENTRY cl_int CL_API_CALL name params { \
-        OPENCLAW_FI_REAL(name);                               \
-        const Call call(#name);                               \
-        if (const auto code = call.injected()) {              \
-            return *code;                                     \
-        }                                                     \
-        return real_fn args;                                  \
+        OPENCLAW_FI_REAL(name);                              \
+        const Call call(#name);                              \
+        if (const auto code = call.injected()) {             \
+            return *code;                                    \
+        }                                                    \
+        return real_fn args;                                 \
     }
 
 #define OPENCLAW_FI_ENQUEUE(name, params, args)                           \
-    extern "C" CL_API_ENTRY cl_int CL_API_CALL name params {             \
+    extern "C" CL_API_ENTRY cl_int CL_API_CALL name params {              \
         OPENCLAW_FI_REAL(name);                                           \
         const Call call(#name);                                           \
         if (const auto code = call.injected()) {                          \
@@ -364,68 +405,68 @@ F real(const char* name) {
         return result;                                                    \
     }
 
-#define OPENCLAW_FI_CREATE(kind, type, name, params, args)  \
+#define OPENCLAW_FI_CREATE(kind, type, name, params, args) \
     extern "C" CL_API_ENTRY type CL_API_CALL name params { \
-        OPENCLAW_FI_REAL(name);                             \
-        const Call call(#name);                             \
-        if (const auto code = call.injected()) {            \
-            if (errcode_ret != nullptr) {                   \
-                *errcode_ret = *code;                       \
-            }                                               \
-            return nullptr;                                 \
-        }                                                   \
-        type object = real_fn args;                         \
-        if (call.counted()) {                               \
-            state().created(Kind::kind, object);            \
-        }                                                   \
-        return object;                                      \
+        OPENCLAW_FI_REAL(name);                            \
+        const Call call(#name);                            \
+        if (const auto code = call.injected()) {           \
+            if (errcode_ret != nullptr) {                  \
+                *errcode_ret = *code;                      \
+            }                                              \
+            return nullptr;                                \
+        }                                                  \
+        type object = real_fn args;                        \
+        if (call.counted()) {                              \
+            state().created(Kind::kind, object);           \
+        }                                                  \
+        return object;                                     \
     }
 
-#define OPENCLAW_FI_RETAIN(kind, name, type)                         \
+#define OPENCLAW_FI_RETAIN(kind, name, type)                       \
     extern "C" CL_API_ENTRY cl_int CL_API_CALL name(type object) { \
-        OPENCLAW_FI_REAL(name);                                      \
-        const Call call(#name);                                      \
-        if (const auto code = call.injected()) {                     \
-            return *code;                                            \
-        }                                                            \
-        const cl_int result = real_fn(object);                       \
-        if (result == CL_SUCCESS && call.counted()) {                \
-            state().retained(Kind::kind, object);                    \
-        }                                                            \
-        return result;                                               \
+        OPENCLAW_FI_REAL(name);                                    \
+        const Call call(#name);                                    \
+        if (const auto code = call.injected()) {                   \
+            return *code;                                          \
+        }                                                          \
+        const cl_int result = real_fn(object);                     \
+        if (result == CL_SUCCESS && call.counted()) {              \
+            state().retained(Kind::kind, object);                  \
+        }                                                          \
+        return result;                                             \
     }
 
 // An injected release does not reach the driver (an OpenCL call that fails has no effect), so the
 // reference stays held: the report counts it as stranded, and the library must have passed the
 // failure on (to the error hook, from a destructor) instead of retrying or crashing.
-#define OPENCLAW_FI_RELEASE(kind, name, type)                        \
+#define OPENCLAW_FI_RELEASE(kind, name, type)                      \
     extern "C" CL_API_ENTRY cl_int CL_API_CALL name(type object) { \
-        OPENCLAW_FI_REAL(name);                                      \
-        const Call call(#name);                                      \
-        if (!call.counted()) {                                       \
-            return real_fn(object);                                  \
-        }                                                            \
-        if (const auto code = call.injected()) {                     \
-            state().release_injected(Kind::kind, object);            \
-            return *code;                                            \
-        }                                                            \
-        if (!state().releasing(Kind::kind, object)) {                \
-            return CL_INVALID_VALUE;                                 \
-        }                                                            \
-        const cl_int result = real_fn(object);                       \
-        if (result != CL_SUCCESS) {                                  \
-            state().release_failed(Kind::kind, object);              \
-        }                                                            \
-        return result;                                               \
+        OPENCLAW_FI_REAL(name);                                    \
+        const Call call(#name);                                    \
+        if (!call.counted()) {                                     \
+            return real_fn(object);                                \
+        }                                                          \
+        if (const auto code = call.injected()) {                   \
+            state().release_injected(Kind::kind, object);          \
+            return *code;                                          \
+        }                                                          \
+        if (!state().releasing(Kind::kind, object)) {              \
+            return CL_INVALID_VALUE;                               \
+        }                                                          \
+        const cl_int result = real_fn(object);                     \
+        if (result != CL_SUCCESS) {                                \
+            state().release_failed(Kind::kind, object);            \
+        }                                                          \
+        return result;                                             \
     }
 
 #include "cl_api.def"
 
 // The entry points whose shape the table's macros do not cover.
 
-extern "C" CL_API_ENTRY cl_int CL_API_CALL clCreateSubDevices(
-    cl_device_id in_device, const cl_device_partition_property* properties, cl_uint num_devices,
-    cl_device_id* out_devices, cl_uint* num_devices_ret) {
+extern "C" CL_API_ENTRY cl_int CL_API_CALL
+clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property* properties,
+                   cl_uint num_devices, cl_device_id* out_devices, cl_uint* num_devices_ret) {
     OPENCLAW_FI_REAL(clCreateSubDevices);
     const Call call("clCreateSubDevices");
     if (const auto code = call.injected()) {
@@ -491,9 +532,9 @@ extern "C" CL_API_ENTRY cl_int CL_API_CALL clReleaseDevice(cl_device_id device) 
 }
 
 extern "C" CL_API_ENTRY cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program,
-                                                                     cl_uint num_kernels,
-                                                                     cl_kernel* kernels,
-                                                                     cl_uint* num_kernels_ret) {
+                                                                    cl_uint num_kernels,
+                                                                    cl_kernel* kernels,
+                                                                    cl_uint* num_kernels_ret) {
     OPENCLAW_FI_REAL(clCreateKernelsInProgram);
     const Call call("clCreateKernelsInProgram");
     if (const auto code = call.injected()) {
@@ -581,8 +622,8 @@ extern "C" CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void* svm
 }
 
 // An injected failure is the NULL that means "no such function".
-extern "C" CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddressForPlatform(
-    cl_platform_id platform, const char* func_name) {
+extern "C" CL_API_ENTRY void* CL_API_CALL
+clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char* func_name) {
     OPENCLAW_FI_REAL(clGetExtensionFunctionAddressForPlatform);
     const Call call("clGetExtensionFunctionAddressForPlatform");
     if (call.injected()) {
@@ -598,6 +639,31 @@ extern "C" CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddress(const ch
         return nullptr;
     }
     return real_fn(func_name);
+}
+
+// Run-time control for tests that inject failures at chosen points (tests/support/injection.hpp
+// finds these with dlsym; they exist only while the interposer is loaded).
+
+/// Adds a rule: the `nth` call of `call` (any call if null) from now on fails with `code`; if
+/// `sticky`, so does every call after it. Rules add up until openclaw_fi_disarm().
+extern "C" __attribute__((visibility("default"))) void openclaw_fi_arm(const char* call, long nth,
+                                                                       cl_int code, int sticky) {
+    Rule rule;
+    rule.call = call != nullptr ? call : "";
+    rule.nth = nth;
+    rule.code = code;
+    rule.sticky = sticky != 0;
+    state().arm(std::move(rule));
+}
+
+/// Removes every rule and ends a sticky failure.
+extern "C" __attribute__((visibility("default"))) void openclaw_fi_disarm() {
+    state().disarm();
+}
+
+/// The number of calls the interposer has counted, of `call` or of every function (null).
+extern "C" __attribute__((visibility("default"))) long openclaw_fi_count(const char* call) {
+    return state().count(call);
 }
 
 // Runs after the program's static destructors (which were registered after this library was

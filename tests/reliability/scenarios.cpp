@@ -164,8 +164,9 @@ void transfers() {
 void build_failure() {
     const Setup s;
     try {
-        (void)Program::build(s.context, "__kernel void broken(__global float* out) {\n"
-                                        "    out[0] = no_such_identifier;\n}\n");
+        (void)Program::build(s.context,
+                             "__kernel void broken(__global float* out) {\n"
+                             "    out[0] = no_such_identifier;\n}\n");
         throw ScenarioFailure("build_failure: a broken program built");
     } catch (const BuildError& error) {
         if (error.call() != "clBuildProgram" || error.cl_code() != CL_BUILD_PROGRAM_FAILURE) {
@@ -321,14 +322,10 @@ struct Scenario {
 };
 
 constexpr std::array scenarios = {
-    Scenario{"vector_add", &vector_add},
-    Scenario{"transfers", &transfers},
-    Scenario{"build_failure", &build_failure},
-    Scenario{"launch_with_event", &launch_with_event},
-    Scenario{"two_queues", &two_queues},
-    Scenario{"copies", &copies},
-    Scenario{"user_mistakes", &user_mistakes},
-    Scenario{"device_queries", &device_queries},
+    Scenario{"vector_add", &vector_add},       Scenario{"transfers", &transfers},
+    Scenario{"build_failure", &build_failure}, Scenario{"launch_with_event", &launch_with_event},
+    Scenario{"two_queues", &two_queues},       Scenario{"copies", &copies},
+    Scenario{"user_mistakes", &user_mistakes}, Scenario{"device_queries", &device_queries},
 };
 
 /// One line per value: a message with newlines (build logs) would break the format.
