@@ -119,7 +119,7 @@ class Buffer {
         if (dst.size() < size_) [[unlikely]] {
             detail::throw_error(
                 CL_INVALID_VALUE, "clEnqueueReadBuffer",
-                detail::concat("destination holds ", dst.size(), " elements, the buffer ", size_,
+                detail::concat("destination holds ", dst.size(), " elements, the buffer ", size(),
                                "; read_at() reads part of a buffer"));
         }
         read_at(queue, 0, dst.first(size_));
@@ -207,6 +207,10 @@ class Buffer {
     // A queue of another context (or platform) can crash the driver that receives the buffer.
     void check_queue(const Queue& queue, const char* call) const {
         if (queue.context_handle() != context_) [[unlikely]] {
+            if (!queue) {
+                detail::throw_error(CL_INVALID_COMMAND_QUEUE, call,
+                                    "the queue is empty (default-constructed or moved-from)");
+            }
             detail::throw_error(CL_INVALID_CONTEXT, call,
                                 context_ == nullptr
                                     ? "the buffer is empty (default-constructed or moved-from)"
@@ -306,13 +310,13 @@ class Buffer {
     }
 
     std::string describe(std::size_t offset, std::size_t count) const {
-        return detail::concat(count, " elements at offset ", offset, " of a buffer of ", size_,
+        return detail::concat(count, " elements at offset ", offset, " of a buffer of ", size(),
                               " (", sizeof(T), "-byte elements)");
     }
 
     detail::Handle<cl_mem> handle_;
-    cl_context context_ = nullptr;
-    std::size_t size_ = 0;
+    detail::ResetOnMove<cl_context> context_;
+    detail::ResetOnMove<std::size_t> size_;
 };
 
 }  // namespace openclaw

@@ -92,6 +92,7 @@ class KernelBase {
 
     [[noreturn, gnu::noinline, gnu::cold]] void set_failed(cl_int code, cl_uint index,
                                                            std::size_t size) const {
+        refuse_if_empty();
         std::string detail =
             detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()));
         if (code == CL_INVALID_ARG_SIZE) {
@@ -116,6 +117,7 @@ class KernelBase {
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void foreign_argument(cl_uint index) const {
+        refuse_if_empty();
         detail::throw_error(
             CL_INVALID_CONTEXT, "clSetKernelArg",
             detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()),
@@ -123,8 +125,16 @@ class KernelBase {
     }
 
   private:
+    // An empty kernel fails every argument: say so, rather than blame the argument.
+    void refuse_if_empty() const {
+        if (!handle_) {
+            detail::throw_error(CL_INVALID_KERNEL, "clSetKernelArg",
+                                "the kernel is empty (default-constructed or moved-from)");
+        }
+    }
+
     detail::Handle<cl_kernel> handle_;
-    cl_context context_ = nullptr;
+    detail::ResetOnMove<cl_context> context_;
     bool non_uniform_ = false;
 };
 

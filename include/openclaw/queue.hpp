@@ -270,6 +270,10 @@ class Queue {
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void foreign_kernel(cl_kernel kernel) const {
+        if (!*this) {
+            detail::throw_error(CL_INVALID_COMMAND_QUEUE, "clEnqueueNDRangeKernel",
+                                "the queue is empty (default-constructed or moved-from)");
+        }
         detail::throw_error(
             CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
             kernel == nullptr
@@ -307,7 +311,7 @@ class Queue {
     }
 
     detail::Handle<cl_command_queue> handle_;
-    cl_context context_ = nullptr;
+    detail::ResetOnMove<cl_context> context_;
     detail::LaunchLimits limits_;
 };
 

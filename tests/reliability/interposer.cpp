@@ -176,17 +176,25 @@ class State {
             ++anomalies_;  // the driver handed out a handle that is still live
         }
         it->second = Object{kind, 1, 0};
+        retired_.erase(handle);
     }
 
     void retained(Kind kind, const void* handle) {
         const std::lock_guard lock(mutex_);
         ++totals_[index(kind)].retained;
-        const auto it = objects_.find(handle);
-        if (it == objects_.end() || it->second.references <= 0) {
-            ++unknown_retains_;  // a handle no call of this process created
+        if (const auto it = objects_.find(handle); it != objects_.end()) {
+            ++it->second.references;
             return;
         }
-        ++it->second.references;
+        // An object whose references the program has all released can still be alive in the
+        // driver, kept by another object (a kernel keeps its program, a buffer its context), and
+        // a query on that object hands it out again (Kernel::program(), Queue::context()): such a
+        // retain revives it. A handle no call of this process ever made is an anomaly; it is
+        // counted from here on all the same, so that its release is not taken for a double one.
+        if (const auto it = retired_.find(handle); it == retired_.end() || it->second != kind) {
+            ++unknown_retains_;
+        }
+        objects_.emplace(handle, Object{kind, 1, 0});
     }
 
     /// Before a real release: false (and the call is not forwarded) if it would release a
@@ -201,6 +209,7 @@ class State {
         ++totals_[index(kind)].released;
         if (--it->second.references == 0) {
             objects_.erase(it);
+            retired_[handle] = kind;
         }
         return true;
     }
@@ -321,6 +330,7 @@ class State {
     std::mutex mutex_;
     std::unordered_map<const void*, Object> objects_;
     std::unordered_map<const void*, RootDevice> root_devices_;
+    std::unordered_map<const void*, Kind> retired_;  // objects whose references all went
     std::array<Totals, kind_count> totals_{};
     std::vector<const char*> sequence_;
     std::unordered_map<std::string, long> calls_of_;
