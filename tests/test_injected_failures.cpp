@@ -131,13 +131,15 @@ TEST_CASE("a retain failing in a copy throws and leaves both objects as they wer
     const Injected injected;
     REQUIRE(injected);
     const auto program = openclaw::Program::build(env().context, source);
+    // Objects no command has used: their reference counts are the program's alone.
     SECTION("Context") {
-        check_failed_copy(injected, "clRetainContext", env().context,
+        check_failed_copy(injected, "clRetainContext", openclaw::Context{env().device},
                           openclaw::Context{env().device},
                           counter<cl_context, CL_CONTEXT_REFERENCE_COUNT>());
     }
     SECTION("Queue") {
-        check_failed_copy(injected, "clRetainCommandQueue", env().queue,
+        check_failed_copy(injected, "clRetainCommandQueue",
+                          openclaw::Queue{env().context, env().device},
                           openclaw::Queue{env().context, env().device},
                           counter<cl_command_queue, CL_QUEUE_REFERENCE_COUNT>());
     }
@@ -162,12 +164,16 @@ TEST_CASE("a retain failing in a copy throws and leaves both objects as they wer
                           Scale{program, "scale"}, counter<cl_kernel, CL_KERNEL_REFERENCE_COUNT>());
     }
     SECTION("Event") {
-        const openclaw::ReadWriteBuffer<float> buffer{env().context, 8};
-        const auto first = buffer.fill(env().queue, 1.0f, 0, 8, openclaw::with_event);
-        const auto second = buffer.fill(env().queue, 2.0f, 0, 8, openclaw::with_event);
-        second.wait();
+        // User events: no command, so no reference of the driver's own comes and goes.
+        cl_int code = CL_SUCCESS;
+        const auto first = openclaw::Event::adopt(clCreateUserEvent(env().context.get(), &code));
+        REQUIRE(code == CL_SUCCESS);
+        const auto second = openclaw::Event::adopt(clCreateUserEvent(env().context.get(), &code));
+        REQUIRE(code == CL_SUCCESS);
         check_failed_copy(injected, "clRetainEvent", first, second,
                           counter<cl_event, CL_EVENT_REFERENCE_COUNT>());
+        REQUIRE(clSetUserEventStatus(first.get(), CL_COMPLETE) == CL_SUCCESS);
+        REQUIRE(clSetUserEventStatus(second.get(), CL_COMPLETE) == CL_SUCCESS);
     }
 }
 
