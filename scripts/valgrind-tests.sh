@@ -2,7 +2,8 @@
 # Runs openclaw's test programs under valgrind memcheck and fails if memcheck reports an error
 # (invalid access, uninitialised value, definite leak) that tests/reliability/valgrind.supp does not
 # name; that file suppresses errors inside the driver stack only (ICD loader, ld.so, PoCL, LLVM).
-# Not part of CI (about ten minutes on two cores); docs/reliability.md has the last result.
+# Not part of CI (5 minutes on two cores, 12 when PoCL must compile its kernels first);
+# docs/reliability.md has the last result.
 #
 #   scripts/valgrind-tests.sh [BUILD_DIR]     BUILD_DIR defaults to build/gcc (cmake --workflow
 #                                             --preset gcc builds it)
