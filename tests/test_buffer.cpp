@@ -200,3 +200,20 @@ TEST_CASE("events of copies complete and report their command") {
           static_cast<cl_command_type>(CL_COMMAND_COPY_BUFFER));
     CHECK(event.info<CL_EVENT_COMMAND_QUEUE>() == env().queue.get());
 }
+
+TEST_CASE("a default-constructed or moved-from buffer holds no elements to transfer") {
+    openclaw::ReadWriteBuffer<int> buffer{env().context, 4};
+    const openclaw::ReadWriteBuffer<int> taken = std::move(buffer);
+    CHECK(taken.size() == 4);
+    CHECK(buffer.size() == 0);  // NOLINT(bugprone-use-after-move): checking the moved-from state
+    CHECK_FALSE(static_cast<bool>(buffer));
+    const auto error = thrown<openclaw::Error>([&] { buffer.write(env().queue, iota(4)); });
+    REQUIRE(error);
+    CHECK(std::string(error->what()) ==
+          "clEnqueueWriteBuffer: CL_INVALID_VALUE (-30): write [0, 0 + 4) is out of range: the "
+          "buffer holds 0 elements");
+    const openclaw::ReadWriteBuffer<int> empty;
+    const auto copy = thrown<openclaw::Error>([&] { taken.copy_to(env().queue, empty); });
+    REQUIRE(copy);
+    CHECK_THAT(copy->what(), has("destination [0, 0 + 4) is out of range: the buffer holds 0"));
+}

@@ -1,6 +1,7 @@
 // Contexts, queues and launch ranges.
 #include <openclaw/openclaw.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -118,4 +119,36 @@ TEST_CASE("NDRange holds 1 to 3 sizes") {
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_VALUE);
     CHECK_THAT(error->what(), has("NDRange: CL_INVALID_VALUE (-30): size -3 in dimension 1"));
+}
+
+TEST_CASE("a queue on a sub-device the context does not hold is refused with both named") {
+    // A sub-device is a device of its own: a context made from its parent does not contain it.
+    const openclaw::Device& root = env().device;
+    const auto properties = root.info<CL_DEVICE_PARTITION_PROPERTIES>();
+    if (std::find(properties.begin(), properties.end(), CL_DEVICE_PARTITION_EQUALLY) ==
+            properties.end() ||
+        root.max_compute_units() < 2) {
+        WARN("\"" << root.name()
+                  << "\" cannot be partitioned: the foreign-device queue is not "
+                     "tried");
+        return;
+    }
+    const cl_device_partition_property partition[] = {
+        CL_DEVICE_PARTITION_EQUALLY,
+        static_cast<cl_device_partition_property>(root.max_compute_units() / 2), 0};
+    cl_uint made = 0;
+    REQUIRE(clCreateSubDevices(root.get(), partition, 0, nullptr, &made) == CL_SUCCESS);
+    std::vector<cl_device_id> subs(made);
+    REQUIRE(clCreateSubDevices(root.get(), partition, made, subs.data(), nullptr) == CL_SUCCESS);
+    std::vector<openclaw::Device> parts;
+    for (cl_device_id sub : subs) {
+        parts.push_back(openclaw::Device::adopt(sub));
+    }
+    const openclaw::Device& part = parts.front();
+    const auto error = thrown<openclaw::Error>([&] { openclaw::Queue queue{env().context, part}; });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_DEVICE);
+    CHECK_THAT(error->what(),
+               has("clCreateCommandQueue: CL_INVALID_DEVICE (-33): device \"" + part.name() +
+                   "\" is not one of the context's devices (\"" + root.name() + "\")"));
 }

@@ -194,3 +194,23 @@ TEST_CASE("cleanup failures reach the installed error hook") {
     CHECK(openclaw::set_error_hook(nullptr) == &recording_hook);
     CHECK(openclaw::set_error_hook(nullptr) == &openclaw::print_error_hook);
 }
+
+TEST_CASE("a failure while wording an error does not replace the error") {
+    using openclaw::detail::describe_safely;
+    CHECK(describe_safely([] { return std::string("device \"A\""); }) == "device \"A\"");
+    const auto failing = []() -> std::string {
+        throw openclaw::Error(CL_OUT_OF_RESOURCES, "clGetDeviceInfo", "query CL_DEVICE_NAME");
+    };
+    CHECK(describe_safely(failing) ==
+          "(further detail unavailable: clGetDeviceInfo: CL_OUT_OF_RESOURCES (-5): query "
+          "CL_DEVICE_NAME)");
+    // check() reports the failed call, whatever happens while describing it.
+    try {
+        openclaw::detail::check(CL_OUT_OF_HOST_MEMORY, "clCreateContext", failing);
+        FAIL("check() did not throw");
+    } catch (const openclaw::Error& error) {
+        CHECK(error.call() == "clCreateContext");
+        CHECK(error.cl_code() == CL_OUT_OF_HOST_MEMORY);
+        CHECK_THAT(error.what(), has("further detail unavailable: clGetDeviceInfo"));
+    }
+}

@@ -115,3 +115,18 @@ TEST_CASE("a successful build keeps every device's log readable") {
     CHECK(logs[0].status == CL_BUILD_SUCCESS);
     CHECK(logs[0].log == program.build_log(env().device));
 }
+
+TEST_CASE("a kernel of a program that was never built is refused with the reason") {
+    const char* text = with_define;
+    cl_int code = CL_SUCCESS;
+    cl_program raw = clCreateProgramWithSource(env().context.get(), 1, &text, nullptr, &code);
+    REQUIRE(code == CL_SUCCESS);
+    const auto unbuilt = openclaw::Program::adopt(raw);  // created, not built
+    const auto error = thrown<openclaw::Error>(
+        [&] { (void)unbuilt.kernel<openclaw::InOut<cl_int>>("add_constant"); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_PROGRAM_EXECUTABLE);
+    CHECK(std::string(error->what()) ==
+          "clCreateKernel: CL_INVALID_PROGRAM_EXECUTABLE (-45): kernel \"add_constant\": the "
+          "program is not built");
+}

@@ -28,7 +28,10 @@ namespace detail {
 /// handed to the resume thread (exactly once, by a callback or by the failure watch).
 struct Suspension {
     std::coroutine_handle<> handle;
-    std::vector<Event> events;
+    // Raw handles, not references: the awaiter in the suspended coroutine's frame holds the
+    // Events, and only the resume thread resumes the coroutine, so they are alive whenever the
+    // watch (on that thread) looks at an entry not yet resumed.
+    std::vector<cl_event> events;
     std::atomic<bool> resumed{false};
 
     void resume_once();
@@ -95,14 +98,13 @@ class Resumer {
         }
     }
 
-    static bool any_failed(const std::vector<Event>& events) noexcept {
-        for (const Event& event : events) {
-            try {
-                if (event.status() < 0) {
-                    return true;
-                }
-            } catch (const Error&) {
-                return true;  // an event that cannot be queried will not complete either
+    static bool any_failed(const std::vector<cl_event>& events) noexcept {
+        for (const cl_event event : events) {
+            cl_int status = CL_COMPLETE;
+            if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                               nullptr) != CL_SUCCESS ||
+                status < 0) {
+                return true;  // failed, or cannot be queried: it will not complete either
             }
         }
         return false;
@@ -154,7 +156,7 @@ class EventAwaiter {
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
-        suspension->events = events_;
+        suspension->events = {events_.front().get()};
         detail::suspend(suspension, [&] {
             events_.front().on_complete([suspension] { suspension->resume_once(); });
         });
@@ -185,7 +187,9 @@ class WhenAll {
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
-        suspension->events = events_;
+        for (const Event& event : events_) {
+            suspension->events.push_back(event.get());
+        }
         // One counter shared by the callbacks; the last to finish resumes the coroutine.
         auto remaining = std::make_shared<std::atomic<std::size_t>>(events_.size());
         detail::suspend(suspension, [&] {

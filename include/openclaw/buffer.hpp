@@ -407,6 +407,10 @@ class Buffer {
     // A queue of another context (or platform) can crash the driver that receives the buffer.
     void check_queue(const Queue& queue, const char* call) const {
         if (queue.context_handle() != context_) [[unlikely]] {
+            if (!queue) {
+                detail::throw_error(CL_INVALID_COMMAND_QUEUE, call,
+                                    "the queue is empty (default-constructed or moved-from)");
+            }
             detail::throw_error(CL_INVALID_CONTEXT, call,
                                 context_ == nullptr
                                     ? "the buffer is empty (default-constructed or moved-from)"
@@ -418,7 +422,7 @@ class Buffer {
         if (elements < size_) [[unlikely]] {
             detail::throw_error(
                 CL_INVALID_VALUE, "clEnqueueReadBuffer",
-                detail::concat("destination holds ", elements, " elements, the buffer ", size_,
+                detail::concat("destination holds ", elements, " elements, the buffer ", size(),
                                "; read_at() reads part of a buffer"));
         }
     }
@@ -563,14 +567,14 @@ class Buffer {
     }
 
     std::string describe(std::size_t offset, std::size_t count) const {
-        return detail::concat(count, " elements at offset ", offset, " of a buffer of ", size_,
+        return detail::concat(count, " elements at offset ", offset, " of a buffer of ", size(),
                               " (", sizeof(T), "-byte elements)");
     }
 
     detail::Handle<cl_mem> handle_;
     detail::Handle<cl_mem> root_;  // a sub-buffer's root buffer, kept alive
-    cl_context context_ = nullptr;
-    std::size_t size_ = 0;
+    detail::ResetOnMove<cl_context> context_;
+    detail::ResetOnMove<std::size_t> size_;
 };
 
 }  // namespace openclaw

@@ -8,6 +8,7 @@
 #include <openclaw/device.hpp>
 
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -22,7 +23,9 @@ class Context {
     explicit Context(const Device& device) : Context(std::span<const Device>(&device, 1)) {}
 
     /// A context over several devices, which must belong to one platform.
-    explicit Context(std::span<const Device> devices) : handle_(create(devices)) {}
+    explicit Context(std::span<const Device> devices)
+        : handle_(create(devices)),
+          devices_(std::make_shared<const std::vector<Device>>(devices.begin(), devices.end())) {}
     explicit Context(std::initializer_list<Device> devices)
         : Context(std::span<const Device>(devices.begin(), devices.size())) {}
 
@@ -33,8 +36,12 @@ class Context {
         return Context(detail::Handle<cl_context>::retain(raw));
     }
 
-    /// The context's devices, in the order they were given.
+    /// The context's devices, in the order they were given. (For a context made here these are
+    /// the devices it was made of: PoCL reports the root device for a context of its sub-devices.)
     std::vector<Device> devices() const {
+        if (devices_) {
+            return *devices_;
+        }
         std::vector<Device> devices;
         for (cl_device_id id : info<CL_CONTEXT_DEVICES>()) {
             devices.push_back(Device::retain(id));
@@ -49,7 +56,9 @@ class Context {
 
     cl_context get() const noexcept { return handle_.get(); }
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
-    friend bool operator==(const Context&, const Context&) = default;
+    friend bool operator==(const Context& a, const Context& b) noexcept {
+        return a.handle_ == b.handle_;
+    }
 
   private:
     explicit Context(detail::Handle<cl_context> handle) noexcept : handle_(std::move(handle)) {}
@@ -82,12 +91,15 @@ class Context {
         cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(),
                                          nullptr, nullptr, &code);
         detail::check(code, "clCreateContext", [&] {
-            return detail::concat(ids.size(), " device(s), first \"", devices.front().name(), "\"");
+            return detail::concat(ids.size(), " device(s), first ", detail::describe_safely([&] {
+                                      return detail::concat('"', devices.front().name(), '"');
+                                  }));
         });
         return detail::Handle<cl_context>::adopt(raw);
     }
 
     detail::Handle<cl_context> handle_;
+    std::shared_ptr<const std::vector<Device>> devices_;  // as made; absent for adopted handles
 };
 
 }  // namespace openclaw

@@ -388,10 +388,22 @@ inline void check(cl_int code, const char* call) {
     }
 }
 
+/// Runs `describe()` to word the detail of an error being thrown. The queries it makes can fail
+/// too (a lost device fails every call); that must not replace the error being reported, so the
+/// second failure becomes part of the detail instead.
+template <std::invocable Describe>
+std::string describe_safely(Describe&& describe) {
+    try {
+        return describe();
+    } catch (const Error& secondary) {
+        return concat("(further detail unavailable: ", secondary.what(), ")");
+    }
+}
+
 template <class Describe>
 [[noreturn, gnu::noinline, gnu::cold]] void throw_described(cl_int code, const char* call,
                                                             Describe& describe) {
-    throw Error(code, call, describe());
+    throw Error(code, call, describe_safely(describe));
 }
 
 /// As check(), with a detail string produced by `describe()` only on failure; the describing

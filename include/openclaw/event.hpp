@@ -77,6 +77,10 @@ struct CallbackState {
 
     static void CL_CALLBACK invoke(cl_event, cl_int status, void* data) noexcept {
         const std::unique_ptr<CallbackState> self(static_cast<CallbackState*>(data));
+        // The driver holds the event while it calls us: our reference may go first, so nothing
+        // of OpenCL's is left to release once the callback has run (it may resume a coroutine
+        // that ends the program).
+        self->event.reset();
         if constexpr (std::is_invocable_v<F&, cl_int>) {
             self->callback(status);
         } else {

@@ -66,11 +66,14 @@ class KernelBase {
         detail::check(code, "clCreateKernel", [&] {
             std::string detail = detail::concat("kernel \"", name, "\"");
             if (code == CL_INVALID_KERNEL_NAME) {
-                detail += ": no kernel of that name in the program (it has:";
-                for (const std::string& known : program.kernel_names()) {
-                    detail += detail::concat(" \"", known, "\"");
-                }
-                detail += ")";
+                detail += ": no kernel of that name in the program ";
+                detail += detail::describe_safely([&] {
+                    std::string known = "(it has:";
+                    for (const std::string& kernel : program.kernel_names()) {
+                        known += detail::concat(" \"", kernel, "\"");
+                    }
+                    return known + ")";
+                });
             } else if (code == CL_INVALID_PROGRAM_EXECUTABLE) {
                 detail += ": the program is not built";
             }
@@ -94,14 +97,18 @@ class KernelBase {
     [[noreturn, gnu::noinline, gnu::cold]] void set_failed(cl_int code, cl_uint index,
                                                            std::size_t size,
                                                            const char* call) const {
-        std::string detail = detail::concat("argument ", index, " of kernel \"", name(), "\"");
+        refuse_if_empty();
+        std::string detail =
+            detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()));
         if (code == CL_INVALID_ARG_SIZE) {
             detail += detail::concat(": the kernel's parameter is not ", size,
                                      " bytes (the C++ type's size)");
         } else if (code == CL_INVALID_MEM_OBJECT) {
             detail += ": the buffer is not a valid memory object of the kernel's context";
         } else if (code == CL_INVALID_ARG_INDEX) {
-            detail += detail::concat(": the kernel has ", arg_count(), " parameters");
+            detail += ": ";
+            detail += detail::describe_safely(
+                [&] { return detail::concat("the kernel has ", arg_count(), " parameters"); });
         }
         throw Error(code, call, std::move(detail));
     }
@@ -109,15 +116,17 @@ class KernelBase {
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
     [[noreturn, gnu::noinline, gnu::cold]] void empty_argument(cl_uint index,
                                                                const char* what) const {
-        detail::throw_error(
-            CL_INVALID_ARG_VALUE, "clSetKernelArg",
-            detail::concat("argument ", index, " of kernel \"", name(), "\" is ", what));
+        detail::throw_error(CL_INVALID_ARG_VALUE, "clSetKernelArg",
+                            detail::concat("argument ", index, " of kernel ",
+                                           detail::quoted_kernel_name(get()), " is ", what));
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void foreign_argument(cl_uint index) const {
-        detail::throw_error(CL_INVALID_CONTEXT, "clSetKernelArg",
-                            detail::concat("argument ", index, " of kernel \"", name(),
-                                           "\" is a buffer of another context"));
+        refuse_if_empty();
+        detail::throw_error(
+            CL_INVALID_CONTEXT, "clSetKernelArg",
+            detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()),
+                           " is a buffer of another context"));
     }
 
     /// Sets a buffer argument after the checks every kernel makes (not empty, same context, not
@@ -153,8 +162,16 @@ class KernelBase {
     }
 
   private:
+    // An empty kernel fails every argument: say so, rather than blame the argument.
+    void refuse_if_empty() const {
+        if (!handle_) {
+            detail::throw_error(CL_INVALID_KERNEL, "clSetKernelArg",
+                                "the kernel is empty (default-constructed or moved-from)");
+        }
+    }
+
     detail::Handle<cl_kernel> handle_;
-    cl_context context_ = nullptr;
+    detail::ResetOnMove<cl_context> context_;
     bool non_uniform_ = false;
 };
 
@@ -281,7 +298,7 @@ class Kernel : public KernelBase {
         if (actual != sizeof...(Params)) {
             detail::throw_error(
                 CL_INVALID_KERNEL_ARGS, "clCreateKernel",
-                detail::concat("kernel \"", name(), "\" has ", actual,
+                detail::concat("kernel ", detail::quoted_kernel_name(get()), " has ", actual,
                                " parameters, the C++ signature declares ", sizeof...(Params)));
         }
     }

@@ -136,6 +136,7 @@ class Program {
         cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
         detail::check(code, "clCreateProgramWithSource",
                       [&] { return detail::concat(length, " characters of source"); });
+        auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
         BuildOptions effective = options;
         const bool add_arg_info = options.adds_kernel_arg_info() &&
                                   !options.contains("-cl-kernel-arg-info") &&
@@ -143,8 +144,7 @@ class Program {
         if (add_arg_info) {
             effective.add("-cl-kernel-arg-info");
         }
-        Program program(detail::Handle<cl_program>::adopt(raw),
-                        detail::ProgramFlags::of(effective));
+        Program program(std::move(handle), detail::ProgramFlags::of(effective));
         code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
         if (code != CL_SUCCESS) {
             program.build_failed(code, options, add_arg_info);
@@ -274,18 +274,24 @@ class Program {
                                                              const BuildOptions& options,
                                                              bool added_arg_info) const {
         std::vector<BuildLog> logs;
-        std::size_t failed = 0;
+        std::string detail;
         try {
             logs = build_logs();
+            std::size_t failed = 0;
             for (const BuildLog& log : logs) {
                 failed += log.status == CL_BUILD_ERROR ? 1 : 0;
             }
-        } catch (const Error&) {
-            // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers): report the code.
+            detail =
+                detail::concat("the build failed for ", failed, " of ", logs.size(), " device(s)");
+        } catch (const Error& secondary) {
+            // Some drivers keep no log (e.g. after CL_INVALID_BUILD_OPTIONS), or reading it fails
+            // too: the build's own code is still the error, and the message says why no log.
+            logs.clear();
+            detail =
+                detail::concat("the build failed (build logs unavailable: ", secondary.what(), ")");
         }
-        std::string detail = detail::concat("the build failed for ", failed, " of ", logs.size(),
-                                            " device(s), options \"", options.str(), "\"",
-                                            added_arg_info ? " (and -cl-kernel-arg-info)" : "");
+        detail += detail::concat(", options \"", options.str(), "\"",
+                                 added_arg_info ? " (and -cl-kernel-arg-info)" : "");
         throw BuildError(code, "clBuildProgram", std::move(detail), std::move(logs));
     }
 

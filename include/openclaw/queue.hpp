@@ -206,23 +206,13 @@ class Queue {
         }
         // A device of another context (worse, of another platform) can crash the driver that
         // receives it, so membership is checked here, once per queue.
-        const auto members = context.info<CL_CONTEXT_DEVICES>();
-        // PoCL lists the root device for a context made of its sub-devices, so a device's
-        // ancestors count as members too.
-        const auto member = [&](cl_device_id id) {
-            for (; id != nullptr;
-                 id = detail::get_info<cl_device_id, CL_DEVICE_PARENT_DEVICE>(id)) {
-                if (std::find(members.begin(), members.end(), id) != members.end()) {
-                    return true;
-                }
-            }
-            return false;
-        };
-        if (!member(device.get())) {
+        // The devices the context was made of (Context::devices() keeps them: PoCL reports the
+        // root device for a context of sub-devices).
+        const std::vector<Device> members = context.devices();
+        if (std::find(members.begin(), members.end(), device) == members.end()) {
             std::string names;
-            for (cl_device_id member : members) {
-                names += detail::concat(names.empty() ? "" : ", ", "\"",
-                                        Device::retain(member).name(), "\"");
+            for (const Device& member : members) {
+                names += detail::concat(names.empty() ? "" : ", ", "\"", member.name(), "\"");
             }
             detail::throw_error(
                 CL_INVALID_DEVICE, "clCreateCommandQueue",
@@ -231,9 +221,12 @@ class Queue {
         }
         cl_int code = CL_SUCCESS;
         cl_command_queue raw = nullptr;
+        // Errors name the entry point actually called.
+        const char* call = "clCreateCommandQueue";
 #if CL_TARGET_OPENCL_VERSION >= 200
         if (device.platform().version() >= Version{2, 0}) {
             const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, bits, 0};
+            call = "clCreateCommandQueueWithProperties";
             raw =
                 clCreateCommandQueueWithProperties(context.get(), device.get(), properties, &code);
         } else {
@@ -250,8 +243,10 @@ class Queue {
 #else
         raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
 #endif
-        detail::check(code, "clCreateCommandQueue", [&] {
-            std::string detail = detail::concat("device \"", device.name(), "\"");
+        detail::check(code, call, [&] {
+            std::string detail = detail::concat("device ", detail::describe_safely([&] {
+                                                    return detail::concat('"', device.name(), '"');
+                                                }));
             if (code == CL_INVALID_QUEUE_PROPERTIES) {
                 detail += detail::concat(" does not support the requested properties (profiling ",
                                          options.profiling ? "on" : "off", ", out-of-order ",
@@ -336,49 +331,55 @@ class Queue {
                                     " work-items) exceeds the device's maximum work-group size ",
                                     limits_.max_group_size);
         }
-        detail += detail::concat(" on \"", device().name(), "\"");
+        detail += " on ";
+        detail +=
+            detail::describe_safely([&] { return detail::concat('"', device().name(), '"'); });
         throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void foreign_kernel(cl_kernel kernel) const {
+        if (!*this) {
+            detail::throw_error(CL_INVALID_COMMAND_QUEUE, "clEnqueueNDRangeKernel",
+                                "the queue is empty (default-constructed or moved-from)");
+        }
         detail::throw_error(
             CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
             kernel == nullptr
                 ? std::string("the kernel is empty (default-constructed or moved-from)")
-                : detail::concat("kernel \"",
-                                 detail::get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel),
-                                 "\" belongs to another context than the queue"));
+                : detail::concat("kernel ", detail::quoted_kernel_name(kernel),
+                                 " belongs to another context than the queue"));
     }
 
     [[noreturn, gnu::noinline, gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel,
                                                               const NDRange& global,
                                                               const NDRange& local) const {
-        std::string name = "?";
-        try {
-            name = detail::get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel);
-        } catch (const Error&) {
-            // An invalid kernel handle: the code itself says so.
-        }
-        std::string detail = detail::concat("kernel \"", name, "\", global ", global.to_string(),
-                                            ", local ", local.to_string());
+        std::string detail =
+            detail::concat("kernel ", detail::quoted_kernel_name(kernel), ", global ",
+                           global.to_string(), ", local ", local.to_string());
         if (code == CL_INVALID_KERNEL_ARGS) {
-            detail += detail::concat(": not every argument is set (the kernel takes ",
-                                     detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel),
-                                     "); call set_args first");
+            detail += ": not every argument is set ";
+            detail += detail::describe_safely([&] {
+                return detail::concat("(the kernel takes ",
+                                      detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel),
+                                      "); call set_args first");
+            });
         } else if (code == CL_INVALID_CONTEXT) {
             detail += ": the kernel and the queue belong to different contexts";
         } else if (code == CL_INVALID_WORK_GROUP_SIZE && !local.empty()) {
-            detail += detail::concat(
-                ": this kernel allows at most ",
-                detail::get_info<detail::KernelWorkGroupInfo, CL_KERNEL_WORK_GROUP_SIZE>(
-                    kernel, device().get()),
-                " work-items per group on this device");
+            detail += ": ";
+            detail += detail::describe_safely([&] {
+                return detail::concat(
+                    "this kernel allows at most ",
+                    detail::get_info<detail::KernelWorkGroupInfo, CL_KERNEL_WORK_GROUP_SIZE>(
+                        kernel, device().get()),
+                    " work-items per group on this device");
+            });
         }
         throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
     }
 
     detail::Handle<cl_command_queue> handle_;
-    cl_context context_ = nullptr;
+    detail::ResetOnMove<cl_context> context_;
     detail::LaunchLimits limits_;
     std::shared_ptr<detail::QueueState> state_;
 };

@@ -1416,13 +1416,28 @@ inline cl_int query_arg_string(cl_kernel kernel, cl_uint index, cl_kernel_arg_in
     return code;
 }
 
-/// Reads what the driver says about argument `index`. Any query that fails (typically with
-/// CL_KERNEL_ARG_INFO_NOT_AVAILABLE) leaves its part unknown: the checks that need it are skipped.
+/// True for the codes that mean "this driver keeps no such information" (the program was built
+/// without -cl-kernel-arg-info, or the driver omits this part): the part stays unknown. Any other
+/// failure (out of memory, an invalid kernel) is an error of its own and is thrown.
+inline bool arg_info_absent(cl_int code, cl_uint index, const char* what) {
+    if (code == CL_SUCCESS) {
+        return false;
+    }
+    if (code == CL_KERNEL_ARG_INFO_NOT_AVAILABLE || code == CL_INVALID_VALUE) {
+        return true;
+    }
+    throw_error(code, "clGetKernelArgInfo", concat(what, " of argument ", index));
+}
+
+/// Reads what the driver says about argument `index`. A part the driver does not keep (see
+/// arg_info_absent) stays unknown: the checks that need it are skipped.
 inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
     ArgInfo info;
     cl_kernel_arg_address_qualifier address = 0;
-    if (InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
-                                      sizeof(address), &address, nullptr) == CL_SUCCESS) {
+    if (!arg_info_absent(
+            InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER,
+                                          sizeof(address), &address, nullptr),
+            index, "CL_KERNEL_ARG_ADDRESS_QUALIFIER")) {
         info.known_space = true;
         info.space = address == CL_KERNEL_ARG_ADDRESS_GLOBAL     ? AddressSpace::global
                      : address == CL_KERNEL_ARG_ADDRESS_CONSTANT ? AddressSpace::constant
@@ -1430,12 +1445,14 @@ inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
                                                                  : AddressSpace::private_;
     }
     cl_kernel_arg_type_qualifier qualifier = 0;
-    if (InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER,
-                                      sizeof(qualifier), &qualifier, nullptr) == CL_SUCCESS) {
+    if (!arg_info_absent(InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER,
+                                                       sizeof(qualifier), &qualifier, nullptr),
+                         index, "CL_KERNEL_ARG_TYPE_QUALIFIER")) {
         info.known_const = true;
         info.is_const = (qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     }
-    if (query_arg_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, info.type_name) == CL_SUCCESS &&
+    if (!arg_info_absent(query_arg_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, info.type_name),
+                         index, "CL_KERNEL_ARG_TYPE_NAME") &&
         !info.type_name.empty()) {
         const ParamResult parsed = parse_type_name(info.type_name);
         // A name the parser does not understand is not compared: never a false error. Nor is
@@ -1443,8 +1460,11 @@ inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
         info.known_type = parsed.error == SignatureError::none &&
                           info.type_name.find("__attribute__") == std::string::npos;
         info.type = parsed.decl;
+    } else {
+        info.type_name.clear();
     }
-    if (query_arg_string(kernel, index, CL_KERNEL_ARG_NAME, info.name) != CL_SUCCESS) {
+    if (arg_info_absent(query_arg_string(kernel, index, CL_KERNEL_ARG_NAME, info.name), index,
+                        "CL_KERNEL_ARG_NAME")) {
         info.name.clear();
     }
     return info;

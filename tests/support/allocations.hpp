@@ -7,6 +7,13 @@
 
 namespace openclaw_test {
 
+#if defined(OPENCLAW_TEST_NO_ALLOCATION_COUNT)
+// ThreadSanitizer builds cannot replace operator new: nothing is counted there.
+inline std::size_t allocations_on_this_thread() noexcept {
+    return 0;
+}
+#else
 std::size_t allocations_on_this_thread() noexcept;
+#endif
 
 }  // namespace openclaw_test

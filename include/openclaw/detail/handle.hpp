@@ -115,4 +115,27 @@ class Handle {
     T raw_ = nullptr;
 };
 
+/// A plain value kept beside a Handle (the raw context an object belongs to, a buffer's size)
+/// that a move resets as it resets the handle, so that a moved-from object is empty in every
+/// respect and openclaw's own checks, not the driver, refuse it.
+template <class T>
+class ResetOnMove {
+  public:
+    ResetOnMove() = default;
+    ResetOnMove(T value) noexcept : value_(value) {}  // NOLINT(google-explicit-constructor)
+    ResetOnMove(const ResetOnMove&) = default;
+    ResetOnMove& operator=(const ResetOnMove&) = default;
+    ResetOnMove(ResetOnMove&& other) noexcept : value_(std::exchange(other.value_, T{})) {}
+    ResetOnMove& operator=(ResetOnMove&& other) noexcept {
+        value_ = std::exchange(other.value_, T{});  // self-move: takes T{}, then the old value
+        return *this;
+    }
+    ~ResetOnMove() = default;
+
+    operator T() const noexcept { return value_; }  // NOLINT(google-explicit-constructor)
+
+  private:
+    T value_{};
+};
+
 }  // namespace openclaw::detail

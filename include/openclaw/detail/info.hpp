@@ -366,4 +366,10 @@ info_t<Tag, Param> get_info(Objects... objects) {
     }
 }
 
+/// A kernel's name in quotes, for an error message; if the query fails, why (describe_safely).
+inline std::string quoted_kernel_name(cl_kernel kernel) {
+    return describe_safely(
+        [&] { return concat('"', get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel), '"'); });
+}
+
 }  // namespace openclaw::detail
