@@ -135,7 +135,7 @@ TEST_CASE("Error names the call, the symbolic code, the number and the detail") 
 
 TEST_CASE("Error is a std::system_error and can be caught as one") {
     try {
-        openclaw::detail::check(CL_INVALID_KERNEL, "clSetKernelArg");
+        (void)openclaw::detail::check(CL_INVALID_KERNEL, "clSetKernelArg");
         FAIL("check() did not throw");
     } catch (const std::system_error& caught) {
         CHECK(caught.code() == openclaw::make_error_code(CL_INVALID_KERNEL));
@@ -146,10 +146,10 @@ TEST_CASE("Error is a std::system_error and can be caught as one") {
     }
     // Success throws nothing and does not run the describing function.
     bool described = false;
-    openclaw::detail::check(CL_SUCCESS, "clFinish", [&] {
+    CHECK(openclaw::detail::check(CL_SUCCESS, "clFinish", [&] {
         described = true;
         return std::string("never");
-    });
+    }));
     CHECK_FALSE(described);
 }
 

@@ -97,11 +97,8 @@ class Resumer {
 
     static bool any_failed(const std::vector<Event>& events) noexcept {
         for (const Event& event : events) {
-            try {
-                if (event.status() < 0) {
-                    return true;
-                }
-            } catch (const Error&) {
+            std::error_code unreadable;
+            if (event.status(unreadable) < 0 || unreadable) {
                 return true;  // an event that cannot be queried will not complete either
             }
         }
@@ -125,19 +122,24 @@ inline void Suspension::resume_once() {
 template <class Arm>
 void suspend(const std::shared_ptr<Suspension>& suspension, Arm&& arm) {
     Resumer::instance().watch(suspension);
+#if defined(__cpp_exceptions)
     try {
         arm();
     } catch (...) {
         suspension->resumed.store(true);
         throw;
     }
+#else
+    arm();
+#endif
 }
 
 inline void throw_if_failed(const std::vector<Event>& events, const char* call) {
     for (const Event& event : events) {
         const cl_int status = event.status();
         if (status < 0) {
-            throw_error(status, call, "the awaited command terminated abnormally");
+            fail(status, call, "the awaited command terminated abnormally");
+            return;
         }
     }
 }

@@ -19,12 +19,13 @@ class Context {
     Context() = default;
 
     /// A context over one device.
-    explicit Context(const Device& device) : Context(std::span<const Device>(&device, 1)) {}
+    explicit Context(const Device& device, OnError = {})
+        : handle_(create(std::span<const Device>(&device, 1))) {}
 
     /// A context over several devices, which must belong to one platform.
-    explicit Context(std::span<const Device> devices) : handle_(create(devices)) {}
-    explicit Context(std::initializer_list<Device> devices)
-        : Context(std::span<const Device>(devices.begin(), devices.size())) {}
+    explicit Context(std::span<const Device> devices, OnError = {}) : handle_(create(devices)) {}
+    explicit Context(std::initializer_list<Device> devices, OnError = {})
+        : handle_(create(std::span<const Device>(devices.begin(), devices.size()))) {}
 
     [[nodiscard]] static Context adopt(cl_context raw) noexcept {
         return Context(detail::Handle<cl_context>::adopt(raw));
@@ -34,7 +35,7 @@ class Context {
     }
 
     /// The context's devices, in the order they were given.
-    std::vector<Device> devices() const {
+    std::vector<Device> devices(OnError = {}) const {
         std::vector<Device> devices;
         for (cl_device_id id : info<CL_CONTEXT_DEVICES>()) {
             devices.push_back(Device::retain(id));
@@ -43,7 +44,7 @@ class Context {
     }
 
     template <cl_context_info Param>
-    detail::info_t<cl_context, Param> info() const {
+    detail::info_t<cl_context, Param> info(OnError = {}) const {
         return detail::get_info<cl_context, Param>(get());
     }
 
@@ -56,34 +57,42 @@ class Context {
 
     static detail::Handle<cl_context> create(std::span<const Device> devices) {
         if (devices.empty()) {
-            detail::throw_error(CL_INVALID_VALUE, "clCreateContext", "no devices given");
+            detail::fail(CL_INVALID_VALUE, "clCreateContext", "no devices given");
+            return {};
         }
         std::vector<cl_device_id> ids;
         ids.reserve(devices.size());
+        const detail::FailureWatch watch;
         const Platform platform = devices.front().platform();
         for (std::size_t i = 0; i < devices.size(); ++i) {
             if (!devices[i]) {
-                detail::throw_error(CL_INVALID_DEVICE, "clCreateContext",
-                                    detail::concat("device ", i,
-                                                   " is empty (default-constructed "
-                                                   "or moved-from)"));
+                detail::fail(
+                    CL_INVALID_DEVICE, "clCreateContext",
+                    detail::concat("device ", i, " is empty (default-constructed or moved-from)"));
+                return {};
             }
             if (devices[i].platform() != platform) {
-                detail::throw_error(
-                    CL_INVALID_DEVICE, "clCreateContext",
-                    detail::concat("device ", i, " (\"", devices[i].name(),
-                                   "\") belongs to platform \"", devices[i].platform().name(),
-                                   "\", device 0 to \"", platform.name(),
-                                   "\"; a context spans one platform"));
+                detail::fail(CL_INVALID_DEVICE, "clCreateContext",
+                             detail::concat("device ", i, " (\"", devices[i].name(),
+                                            "\") belongs to platform \"",
+                                            devices[i].platform().name(), "\", device 0 to \"",
+                                            platform.name(), "\"; a context spans one platform"));
+                return {};
             }
             ids.push_back(devices[i].get());
+        }
+        if (watch.failed()) {
+            return {};
         }
         cl_int code = CL_SUCCESS;
         cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(),
                                          nullptr, nullptr, &code);
-        detail::check(code, "clCreateContext", [&] {
-            return detail::concat(ids.size(), " device(s), first \"", devices.front().name(), "\"");
-        });
+        if (!detail::check(code, "clCreateContext", [&] {
+                return detail::concat(ids.size(), " device(s), first \"", devices.front().name(),
+                                      "\"");
+            })) {
+            return {};
+        }
         return detail::Handle<cl_context>::adopt(raw);
     }
 
