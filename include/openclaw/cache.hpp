@@ -204,7 +204,8 @@ class BinaryCache {
             if (value == nullptr || *value == '\0') {
                 return {};
             }
-            return std::filesystem::path(value) / suffix;
+            return *suffix == '\0' ? std::filesystem::path(value)
+                                   : std::filesystem::path(value) / suffix;
         };
         for (auto path : {from("OPENCLAW_CACHE_DIR", ""), from("XDG_CACHE_HOME", "openclaw"),
                           from("HOME", ".cache/openclaw"), from("LOCALAPPDATA", "openclaw")}) {
@@ -277,7 +278,7 @@ class BinaryCache {
         detail::Sha256 hash;
         hash.field(detail::cache_magic);
         hash.field(detail::concat(OPENCLAW_VERSION_MAJOR, '.', OPENCLAW_VERSION_MINOR, '.',
-                                  OPENCLAW_VERSION_PATCH, " target ", CL_TARGET_OPENCL_VERSION));
+                                  OPENCLAW_VERSION_PATCH));
         hash.field(options);
         for (const Device& device : devices) {
             const Platform platform = device.platform();

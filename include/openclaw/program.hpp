@@ -518,6 +518,7 @@ class Program {
         }
         return program;
 #else
+        (void)options;
         return {};  // unreachable: no device reports an IL before OpenCL 2.1
 #endif
     }
