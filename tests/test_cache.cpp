@@ -79,7 +79,7 @@ TEST_CASE("SHA-256 gives the standard's test vectors") {
 }
 
 #if defined(__unix__)
-TEST_CASE("the environment chooses the cache's directory or turns it off") {
+TEST_CASE("the environment turns the cache on and chooses its directory") {
     const auto restore = [](const char* name, const char* old) {
         if (old != nullptr) {
             setenv(name, old, 1);
@@ -95,12 +95,19 @@ TEST_CASE("the environment chooses the cache's directory or turns it off") {
     const std::string old_xdg = std::getenv("XDG_CACHE_HOME") ? std::getenv("XDG_CACHE_HOME") : "";
     const bool had_xdg = std::getenv("XDG_CACHE_HOME") != nullptr;
 
+    // Opt-in: off unless asked for.
+    unsetenv("OPENCLAW_CACHE");
+    unsetenv("OPENCLAW_CACHE_DIR");
+    CHECK_FALSE(openclaw::BinaryCache::from_environment().enabled());
     setenv("OPENCLAW_CACHE", "off", 1);
+    setenv("OPENCLAW_CACHE_DIR", "/tmp/openclaw-explicit", 1);
     CHECK_FALSE(openclaw::BinaryCache::from_environment().enabled());
     setenv("OPENCLAW_CACHE", "1", 1);
-    setenv("OPENCLAW_CACHE_DIR", "/tmp/openclaw-explicit", 1);
     CHECK(openclaw::BinaryCache::from_environment().directory() == "/tmp/openclaw-explicit");
+    unsetenv("OPENCLAW_CACHE");
+    CHECK(openclaw::BinaryCache::from_environment().enabled());  // a directory asks for it
     unsetenv("OPENCLAW_CACHE_DIR");
+    setenv("OPENCLAW_CACHE", "on", 1);
     setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
     CHECK(openclaw::BinaryCache::from_environment().directory() == fs::path("/tmp/xdg/openclaw"));
     unsetenv("XDG_CACHE_HOME");
