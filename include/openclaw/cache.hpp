@@ -178,9 +178,9 @@ inline constexpr std::string_view cache_magic = "OPENCLAW-BINARIES-1\n";
 
 /// Program binaries on disk, shared by the processes that use the same directory. Program::build
 /// uses the one BuildOptions names, by default BinaryCache::user_default(), which is off unless
-/// the environment turns it on (see docs/programs.md). Reading and writing never make a build fail: an entry that
-/// cannot be read or written is a miss, and an entry that is corrupt, of another format, or
-/// refused by the driver is ignored and replaced by the next successful build.
+/// the environment turns it on (see docs/programs.md). Reading and writing never make a build fail:
+/// an entry that cannot be read or written is a miss, and an entry that is corrupt, of another
+/// format, or refused by the driver is ignored and replaced by the next successful build.
 class BinaryCache {
   public:
     /// A cache that is off: nothing is read or written.
@@ -199,7 +199,7 @@ class BinaryCache {
                 return {};
             }
             return *suffix == '\0' ? std::filesystem::path(value)
-                                    : std::filesystem::path(value) / suffix;
+                                   : std::filesystem::path(value) / suffix;
         };
         for (auto path : {from("OPENCLAW_CACHE_DIR", ""), from("XDG_CACHE_HOME", "openclaw"),
                           from("HOME", ".cache/openclaw"), from("LOCALAPPDATA", "openclaw")}) {

@@ -58,8 +58,8 @@ int run() {
     check(queue && !ec, "a queue");
 
     // A build failure carries every device's log.
-    const auto broken = openclaw::Program::build(context, "__kernel void f() { nope(); }", {},
-                                                 status);
+    const auto broken =
+        openclaw::Program::build(context, "__kernel void f() { nope(); }", {}, status);
     check(!broken && status.cl_code() == CL_BUILD_PROGRAM_FAILURE,
           "a failed build returns an empty Program and CL_BUILD_PROGRAM_FAILURE");
     check(status.build_logs().size() == 1 && contains(status.build_logs()[0].log, "nope"),
