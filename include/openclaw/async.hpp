@@ -127,19 +127,24 @@ inline void Suspension::resume_once() {
 template <class Arm>
 void suspend(const std::shared_ptr<Suspension>& suspension, Arm&& arm) {
     Resumer::instance().watch(suspension);
+#if defined(__cpp_exceptions)
     try {
         arm();
     } catch (...) {
         suspension->resumed.store(true);
         throw;
     }
+#else
+    arm();
+#endif
 }
 
 inline void throw_if_failed(const std::vector<Event>& events, const char* call) {
     for (const Event& event : events) {
         const cl_int status = event.status();
         if (status < 0) {
-            throw_error(status, call, "the awaited command terminated abnormally");
+            fail(status, call, "the awaited command terminated abnormally");
+            return;
         }
     }
 }

@@ -74,13 +74,15 @@ template <class T, class A>
 inline constexpr bool is_buffer<Buffer<T, A>> = true;
 
 /// Refuses (offset, count) that do not fit in `size` elements, naming the call and the numbers.
-inline void check_range(const char* call, const char* what, std::size_t offset, std::size_t count,
+inline bool check_range(const char* call, const char* what, std::size_t offset, std::size_t count,
                         std::size_t size) {
     if (offset > size || count > size - offset) [[unlikely]] {
-        throw_error(CL_INVALID_VALUE, call,
-                    concat(what, " [", offset, ", ", offset, " + ", count,
-                           ") is out of range: the buffer holds ", size, " elements"));
+        fail(CL_INVALID_VALUE, call,
+             concat(what, " [", offset, ", ", offset, " + ", count,
+                    ") is out of range: the buffer holds ", size, " elements"));
+        return false;
     }
+    return true;
 }
 
 }  // namespace detail
@@ -102,18 +104,19 @@ class Buffer {
     Buffer() = default;
 
     /// Uninitialized device memory for `count` elements (count > 0).
-    Buffer(const Context& context, std::size_t count) : Buffer(context, count, nullptr) {}
+    Buffer(const Context& context, std::size_t count, OnError = {})
+        : Buffer(context, count, nullptr) {}
 
     /// Device memory initialized with a copy of `data` (data.size() > 0).
-    Buffer(const Context& context, std::span<const T> data)
+    Buffer(const Context& context, std::span<const T> data, OnError = {})
         : Buffer(context, data.size(), data.data()) {}
 
     /// Takes ownership of `raw`; its size must be a multiple of sizeof(T).
-    [[nodiscard]] static Buffer adopt(cl_mem raw) {
+    [[nodiscard]] static Buffer adopt(cl_mem raw, OnError = {}) {
         return Buffer(detail::Handle<cl_mem>::adopt(raw));
     }
     /// Shares `raw` (retains it); its size must be a multiple of sizeof(T).
-    [[nodiscard]] static Buffer retain(cl_mem raw) {
+    [[nodiscard]] static Buffer retain(cl_mem raw, OnError = {}) {
         return Buffer(detail::Handle<cl_mem>::retain(raw));
     }
 
@@ -129,26 +132,35 @@ class Buffer {
     /// a multiple of sub_alignment(); a sub-buffer of a sub-buffer is cut from the root buffer.
     /// The sub-buffer keeps the root buffer alive.
     template <class SubAccess = Access>
-    [[nodiscard]] Buffer<T, SubAccess> sub(std::size_t offset, std::size_t count) const {
+    [[nodiscard]] Buffer<T, SubAccess> sub(std::size_t offset, std::size_t count,
+                                           OnError = {}) const {
         static_assert(NarrowerAccess<SubAccess, Access>,
                       "sub<Access>: a sub-buffer's access must be its parent's, or either side "
                       "of a ReadWrite parent");
-        detail::check_range("clCreateSubBuffer", "sub-buffer", offset, count, size_);
-        if (count == 0) {
-            detail::throw_error(CL_INVALID_BUFFER_SIZE, "clCreateSubBuffer",
-                                detail::concat("sub-buffer of 0 elements at offset ", offset));
+        if (!detail::check_range("clCreateSubBuffer", "sub-buffer", offset, count, size_)) {
+            return {};
         }
+        if (count == 0) {
+            detail::fail(CL_INVALID_BUFFER_SIZE, "clCreateSubBuffer",
+                         detail::concat("sub-buffer of 0 elements at offset ", offset));
+            return {};
+        }
+        const detail::FailureWatch watch;
         const cl_mem root = root_ ? root_.get() : get();
         const std::size_t base = root_ ? info<CL_MEM_OFFSET>() : 0;  // bytes, in the root
         const cl_buffer_region region{base + offset * sizeof(T), count * sizeof(T)};
-        check_alignment(offset, region.origin);
+        if (watch.failed() || !check_alignment(offset, region.origin)) {
+            return {};
+        }
         cl_int code = CL_SUCCESS;
         cl_mem raw =
             clCreateSubBuffer(root, SubAccess::flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &code);
-        detail::check(code, "clCreateSubBuffer", [&] {
-            return detail::concat(count, " elements at offset ", offset, " (", region.size,
-                                  " bytes at byte ", region.origin, " of the root buffer)");
-        });
+        if (!detail::check(code, "clCreateSubBuffer", [&] {
+                return detail::concat(count, " elements at offset ", offset, " (", region.size,
+                                      " bytes at byte ", region.origin, " of the root buffer)");
+            })) {
+            return {};
+        }
         Buffer<T, SubAccess> result;
         result.handle_ = detail::Handle<cl_mem>::adopt(raw);
         result.root_ = detail::Handle<cl_mem>::retain(root);
@@ -159,7 +171,7 @@ class Buffer {
 
     /// The step, in elements, that sub-buffer offsets must be a multiple of: the largest
     /// CL_DEVICE_MEM_BASE_ADDR_ALIGN of the context's devices, converted from bits to elements.
-    std::size_t sub_alignment() const {
+    std::size_t sub_alignment(OnError = {}) const {
         const std::size_t bytes = std::lcm(alignment_bytes().first, sizeof(T));
         return bytes / sizeof(T);
     }
@@ -172,41 +184,46 @@ class Buffer {
     /// Blocking read of the whole buffer into `dst`, which must hold at least size() elements.
     /// Large reads into pageable memory of a discrete device are pipelined through pinned
     /// staging buffers (see QueueOptions::staging).
-    void read(const Queue& queue, std::span<T> dst, const WaitList& wait = {}) const {
-        check_destination(dst.size());
-        read_at(queue, 0, dst.first(size_), wait);
+    void read(const Queue& queue, std::span<T> dst, const WaitList& wait = {}, OnError = {}) const {
+        if (check_destination(dst.size())) {
+            read_at(queue, 0, dst.first(size_), wait);
+        }
     }
     /// Blocking read of dst.size() elements starting at element `offset`.
     void read_at(const Queue& queue, std::size_t offset, std::span<T> dst,
-                 const WaitList& wait = {}) const {
+                 const WaitList& wait = {}, OnError = {}) const {
         transfer<Direction::read>(queue, offset, dst.data(), dst.size(), true, wait);
     }
     /// Blocking read into pinned memory: straight at the DMA rate, no staging.
-    void read(const Queue& queue, PinnedBuffer<T>& dst, const WaitList& wait = {}) const {
-        check_destination(dst.size());
-        transfer<Direction::read>(queue, 0, dst.data(), size_, false, wait);
+    void read(const Queue& queue, PinnedBuffer<T>& dst, const WaitList& wait = {},
+              OnError = {}) const {
+        if (check_destination(dst.size())) {
+            transfer<Direction::read>(queue, 0, dst.data(), size_, false, wait);
+        }
     }
     void read_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
-                 const WaitList& wait = {}) const {
+                 const WaitList& wait = {}, OnError = {}) const {
         transfer<Direction::read>(queue, offset, dst.data(), dst.size(), false, wait);
     }
 
     /// Blocking write of `src` over the start of the buffer; src.size() must not exceed size().
-    void write(const Queue& queue, std::span<const T> src, const WaitList& wait = {}) const {
+    void write(const Queue& queue, std::span<const T> src, const WaitList& wait = {},
+               OnError = {}) const {
         write_at(queue, 0, src, wait);
     }
     /// Blocking write of `src` starting at element `offset`.
     void write_at(const Queue& queue, std::size_t offset, std::span<const T> src,
-                  const WaitList& wait = {}) const {
+                  const WaitList& wait = {}, OnError = {}) const {
         transfer<Direction::write>(queue, offset, const_cast<T*>(src.data()), src.size(), true,
                                    wait);
     }
     /// Blocking write from pinned memory: straight at the DMA rate, no staging.
-    void write(const Queue& queue, const PinnedBuffer<T>& src, const WaitList& wait = {}) const {
+    void write(const Queue& queue, const PinnedBuffer<T>& src, const WaitList& wait = {},
+               OnError = {}) const {
         write_at(queue, 0, src, wait);
     }
     void write_at(const Queue& queue, std::size_t offset, const PinnedBuffer<T>& src,
-                  const WaitList& wait = {}) const {
+                  const WaitList& wait = {}, OnError = {}) const {
         transfer<Direction::write>(queue, offset, const_cast<T*>(src.data()), src.size(), false,
                                    wait);
     }
@@ -217,20 +234,20 @@ class Buffer {
     /// transfer: its destructor (or dst.wait()) waits for it, so the memory cannot be freed
     /// under the copy. Pageable memory is not accepted here: its lifetime is the caller's.
     [[nodiscard]] Event read_async(const Queue& queue, PinnedBuffer<T>& dst,
-                                   const WaitList& wait = {}) const {
+                                   const WaitList& wait = {}, OnError = {}) const {
         return read_async_at(queue, 0, dst, wait);
     }
     [[nodiscard]] Event read_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
-                                      const WaitList& wait = {}) const {
+                                      const WaitList& wait = {}, OnError = {}) const {
         return transfer_async<Direction::read>(queue, offset, dst, wait);
     }
     /// Starts writing `src` over the start of the buffer and returns at once (see read_async).
     [[nodiscard]] Event write_async(const Queue& queue, PinnedBuffer<T>& src,
-                                    const WaitList& wait = {}) const {
+                                    const WaitList& wait = {}, OnError = {}) const {
         return write_async_at(queue, 0, src, wait);
     }
     [[nodiscard]] Event write_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& src,
-                                       const WaitList& wait = {}) const {
+                                       const WaitList& wait = {}, OnError = {}) const {
         return transfer_async<Direction::write>(queue, offset, src, wait);
     }
 
@@ -239,20 +256,21 @@ class Buffer {
     /// Enqueues a device-side copy of the whole buffer to the start of `dst` (ordered on the
     /// queue; no host memory is involved, so it need not block). dst must be at least as large.
     template <class DstAccess>
-    void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst,
-                 const WaitList& wait = {}) const {
+    void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst, const WaitList& wait = {},
+                 OnError = {}) const {
         copy_to(queue, dst, 0, 0, size_, wait);
     }
     /// Copies `count` elements from element `src_offset` to element `dst_offset` of `dst`.
     template <class DstAccess>
     void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst, std::size_t src_offset,
-                 std::size_t dst_offset, std::size_t count, const WaitList& wait = {}) const {
+                 std::size_t dst_offset, std::size_t count, const WaitList& wait = {},
+                 OnError = {}) const {
         copy(queue, dst, src_offset, dst_offset, count, wait, nullptr);
     }
     template <class DstAccess>
     [[nodiscard]] Event copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst,
                                 std::size_t src_offset, std::size_t dst_offset, std::size_t count,
-                                WithEvent, const WaitList& wait = {}) const {
+                                WithEvent, const WaitList& wait = {}, OnError = {}) const {
         cl_event raw = nullptr;
         copy(queue, dst, src_offset, dst_offset, count, wait, &raw);
         return Event::adopt(raw);
@@ -260,16 +278,17 @@ class Buffer {
 
     /// Enqueues setting every element to `value` (ordered on the queue; the pattern is copied at
     /// once, so it need not block).
-    void fill(const Queue& queue, const T& value, const WaitList& wait = {}) const {
+    void fill(const Queue& queue, const T& value, const WaitList& wait = {}, OnError = {}) const {
         fill(queue, value, 0, size_, wait);
     }
     /// Sets `count` elements from element `offset` to `value`.
     void fill(const Queue& queue, const T& value, std::size_t offset, std::size_t count,
-              const WaitList& wait = {}) const {
+              const WaitList& wait = {}, OnError = {}) const {
         fill_range(queue, value, offset, count, wait, nullptr);
     }
     [[nodiscard]] Event fill(const Queue& queue, const T& value, std::size_t offset,
-                             std::size_t count, WithEvent, const WaitList& wait = {}) const {
+                             std::size_t count, WithEvent, const WaitList& wait = {},
+                             OnError = {}) const {
         cl_event raw = nullptr;
         fill_range(queue, value, offset, count, wait, &raw);
         return Event::adopt(raw);
@@ -278,35 +297,38 @@ class Buffer {
     // ---- mapped views --------------------------------------------------------------------
 
     /// Maps the buffer for reading (blocking) and returns a view over const T that unmaps itself.
-    [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue,
-                                               const WaitList& wait = {}) const {
+    [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue, const WaitList& wait = {},
+                                               OnError = {}) const {
         return map_read(queue, 0, size_, wait);
     }
     [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue, std::size_t offset,
-                                               std::size_t count, const WaitList& wait = {}) const {
+                                               std::size_t count, const WaitList& wait = {},
+                                               OnError = {}) const {
         return map<const T>(queue, CL_MAP_READ, offset, count, wait);
     }
     /// Maps the buffer for writing only (CL_MAP_WRITE_INVALIDATE_REGION: the previous contents
     /// are not copied to the host, so the view starts undefined).
-    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, const WaitList& wait = {}) const {
+    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, const WaitList& wait = {},
+                                          OnError = {}) const {
         return map_write(queue, 0, size_, wait);
     }
     [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, std::size_t offset, std::size_t count,
-                                          const WaitList& wait = {}) const {
+                                          const WaitList& wait = {}, OnError = {}) const {
         return map<T>(queue, CL_MAP_WRITE_INVALIDATE_REGION, offset, count, wait);
     }
     /// Maps the buffer for reading and writing.
-    [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue,
-                                               const WaitList& wait = {}) const {
+    [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue, const WaitList& wait = {},
+                                               OnError = {}) const {
         return map_read_write(queue, 0, size_, wait);
     }
     [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue, std::size_t offset,
-                                               std::size_t count, const WaitList& wait = {}) const {
+                                               std::size_t count, const WaitList& wait = {},
+                                               OnError = {}) const {
         return map<T>(queue, CL_MAP_READ | CL_MAP_WRITE, offset, count, wait);
     }
 
     template <cl_mem_info Param>
-    detail::info_t<cl_mem, Param> info() const {
+    detail::info_t<cl_mem, Param> info(OnError = {}) const {
         return detail::get_info<cl_mem, Param>(get());
     }
 
@@ -322,21 +344,32 @@ class Buffer {
     enum class Direction { read, write };
 
     Buffer(const Context& context, std::size_t count, const T* init)
-        : handle_(create(context, count, init)), context_(context.get()), size_(count) {}
+        : handle_(create(context, count, init)) {
+        if (handle_) {
+            context_ = context.get();
+            size_ = count;
+        }
+    }
 
-    explicit Buffer(detail::Handle<cl_mem> handle)
-        : handle_(std::move(handle)),
-          root_(root_of(handle_.get())),
-          context_(handle_ ? detail::get_info<cl_mem, CL_MEM_CONTEXT>(handle_.get()) : nullptr),
-          size_(size_of(handle_.get())) {}
+    explicit Buffer(detail::Handle<cl_mem> handle) : handle_(std::move(handle)) {
+        if (handle_) {
+            const detail::FailureWatch watch;
+            root_ = root_of(handle_.get());
+            context_ = detail::get_info<cl_mem, CL_MEM_CONTEXT>(handle_.get());
+            size_ = size_of(handle_.get());
+            if (watch.failed()) {
+                *this = Buffer();
+            }
+        }
+    }
 
     static detail::Handle<cl_mem> create(const Context& context, std::size_t count, const T* init) {
         if (count == 0 || count > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
-            detail::throw_error(
-                CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
-                detail::concat("count ", count, " elements of ", sizeof(T),
-                               count == 0 ? " bytes: a buffer needs at least one element"
-                                          : " bytes overflows size_t"));
+            detail::fail(CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
+                         detail::concat("count ", count, " elements of ", sizeof(T),
+                                        count == 0 ? " bytes: a buffer needs at least one element"
+                                                   : " bytes overflows size_t"));
+            return {};
         }
         cl_mem_flags flags = Access::flags;
         if (init != nullptr) {
@@ -346,10 +379,12 @@ class Buffer {
         // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
         cl_mem raw =
             clCreateBuffer(context.get(), flags, count * sizeof(T), const_cast<T*>(init), &code);
-        detail::check(code, "clCreateBuffer", [&] {
-            return detail::concat(count, " elements (", count * sizeof(T), " bytes), ",
-                                  Access::name);
-        });
+        if (!detail::check(code, "clCreateBuffer", [&] {
+                return detail::concat(count, " elements (", count * sizeof(T), " bytes), ",
+                                      Access::name);
+            })) {
+            return {};
+        }
         return detail::Handle<cl_mem>::adopt(raw);
     }
 
@@ -359,10 +394,11 @@ class Buffer {
         }
         const std::size_t bytes = detail::get_info<cl_mem, CL_MEM_SIZE>(raw);
         if (bytes % sizeof(T) != 0) {
-            detail::throw_error(
+            detail::fail(
                 CL_INVALID_MEM_OBJECT, "Buffer::adopt",
                 detail::concat("memory object of ", bytes, " bytes is not a whole number of ",
                                sizeof(T), "-byte elements"));
+            return 0;
         }
         return bytes / sizeof(T);
     }
@@ -389,42 +425,47 @@ class Buffer {
         return strictest;
     }
 
-    void check_alignment(std::size_t offset, std::size_t root_offset_bytes) const {
+    bool check_alignment(std::size_t offset, std::size_t root_offset_bytes) const {
         const auto [bytes, device] = alignment_bytes();
         if (root_offset_bytes % bytes != 0) {
-            detail::throw_error(
-                CL_MISALIGNED_SUB_BUFFER_OFFSET, "clCreateSubBuffer",
-                detail::concat(
-                    "offset ", offset, " elements (", offset * sizeof(T), " bytes; byte ",
-                    root_offset_bytes, " of the root buffer) is not a multiple of the ", bytes,
-                    "-byte base address alignment of device \"", device.name(),
-                    "\" (CL_DEVICE_MEM_BASE_ADDR_ALIGN = ", bytes * 8,
-                    " bits): use offsets that are multiples of sub_alignment() = ", sub_alignment(),
-                    " elements"));
+            detail::fail(CL_MISALIGNED_SUB_BUFFER_OFFSET, "clCreateSubBuffer",
+                         detail::concat(
+                             "offset ", offset, " elements (", offset * sizeof(T), " bytes; byte ",
+                             root_offset_bytes, " of the root buffer) is not a multiple of the ",
+                             bytes, "-byte base address alignment of device \"", device.name(),
+                             "\" (CL_DEVICE_MEM_BASE_ADDR_ALIGN = ", bytes * 8,
+                             " bits): use offsets that are multiples of sub_alignment() = ",
+                             sub_alignment(), " elements"));
+            return false;
         }
+        return true;
     }
 
     // A queue of another context (or platform) can crash the driver that receives the buffer.
-    void check_queue(const Queue& queue, const char* call) const {
+    bool check_queue(const Queue& queue, const char* call) const {
         if (queue.context_handle() != context_) [[unlikely]] {
             if (!queue) {
-                detail::throw_error(CL_INVALID_COMMAND_QUEUE, call,
-                                    "the queue is empty (default-constructed or moved-from)");
+                detail::fail(CL_INVALID_COMMAND_QUEUE, call,
+                             "the queue is empty (default-constructed or moved-from)");
+                return false;
             }
-            detail::throw_error(CL_INVALID_CONTEXT, call,
-                                context_ == nullptr
-                                    ? "the buffer is empty (default-constructed or moved-from)"
-                                    : "the queue and the buffer belong to different contexts");
+            detail::fail(CL_INVALID_CONTEXT, call,
+                         context_ == nullptr
+                             ? "the buffer is empty (default-constructed or moved-from)"
+                             : "the queue and the buffer belong to different contexts");
+            return false;
         }
+        return true;
     }
 
-    void check_destination(std::size_t elements) const {
+    bool check_destination(std::size_t elements) const {
         if (elements < size_) [[unlikely]] {
-            detail::throw_error(
-                CL_INVALID_VALUE, "clEnqueueReadBuffer",
-                detail::concat("destination holds ", elements, " elements, the buffer ", size(),
-                               "; read_at() reads part of a buffer"));
+            detail::fail(CL_INVALID_VALUE, "clEnqueueReadBuffer",
+                         detail::concat("destination holds ", elements, " elements, the buffer ",
+                                        size(), "; read_at() reads part of a buffer"));
+            return false;
         }
+        return true;
     }
 
     /// Blocking transfer of `count` elements at element `offset` to or from `host`;
@@ -434,20 +475,21 @@ class Buffer {
                   const WaitList& wait) const {
         constexpr const char* call =
             D == Direction::read ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
-        detail::check_range(call, D == Direction::read ? "read" : "write", offset, count, size_);
-        if (count == 0) {
+        if (!detail::check_range(call, D == Direction::read ? "read" : "write", offset, count,
+                                 size_) ||
+            count == 0 || !check_queue(queue, call) ||
+            !detail::map_registry.check(
+                get(), D == Direction::read ? detail::Use::read : detail::Use::write, call)) {
             return;
         }
-        check_queue(queue, call);
-        detail::map_registry.check(
-            get(), D == Direction::read ? detail::Use::read : detail::Use::write, call);
         const std::size_t begin = offset * sizeof(T);
         const std::size_t bytes = count * sizeof(T);
         if (pageable && bytes >= detail::StagingPool::threshold_bytes) {
             if (auto [pool, lock] = detail::staging_of(queue); pool != nullptr) {
-                if (!wait.empty()) {
-                    detail::check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents",
-                                  [] { return "the wait list of a staged transfer"; });
+                if (!wait.empty() &&
+                    !detail::check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents",
+                                   [] { return "the wait list of a staged transfer"; })) {
+                    return;
                 }
                 if constexpr (D == Direction::read) {
                     pool->read(queue.get(), get(), begin, reinterpret_cast<std::byte*>(host),
@@ -467,7 +509,7 @@ class Buffer {
             code = clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, begin, bytes, host,
                                         wait.size(), wait.data(), nullptr);
         }
-        detail::check(code, call, [&] { return describe(offset, count); });
+        (void)detail::check(code, call, [&] { return describe(offset, count); });
     }
 
     template <Direction D>
@@ -475,11 +517,13 @@ class Buffer {
                          const WaitList& wait) const {
         constexpr const char* call =
             D == Direction::read ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
-        detail::check_range(call, D == Direction::read ? "read" : "write", offset, host.size(),
-                            size_);
-        check_queue(queue, call);
-        detail::map_registry.check(
-            get(), D == Direction::read ? detail::Use::read : detail::Use::write, call);
+        if (!detail::check_range(call, D == Direction::read ? "read" : "write", offset, host.size(),
+                                 size_) ||
+            !check_queue(queue, call) ||
+            !detail::map_registry.check(
+                get(), D == Direction::read ? detail::Use::read : detail::Use::write, call)) {
+            return {};
+        }
         cl_event raw = nullptr;
         if (host.empty()) {
             nothing_to_do(queue, wait, &raw);
@@ -494,7 +538,9 @@ class Buffer {
             code = clEnqueueWriteBuffer(queue.get(), get(), CL_FALSE, begin, host.size_bytes(),
                                         host.data(), wait.size(), wait.data(), &raw);
         }
-        detail::check(code, call, [&] { return describe(offset, host.size()); });
+        if (!detail::check(code, call, [&] { return describe(offset, host.size()); })) {
+            return {};
+        }
         Event event = Event::adopt(raw);
         host.track(event);
         return event;
@@ -504,56 +550,71 @@ class Buffer {
     void copy(const Queue& queue, const Buffer<T, DstAccess>& dst, std::size_t src_offset,
               std::size_t dst_offset, std::size_t count, const WaitList& wait,
               cl_event* event) const {
-        detail::check_range("clEnqueueCopyBuffer", "source", src_offset, count, size_);
-        detail::check_range("clEnqueueCopyBuffer", "destination", dst_offset, count, dst.size());
+        if (!detail::check_range("clEnqueueCopyBuffer", "source", src_offset, count, size_) ||
+            !detail::check_range("clEnqueueCopyBuffer", "destination", dst_offset, count,
+                                 dst.size())) {
+            return;
+        }
         if (count == 0) {
             return nothing_to_do(queue, wait, event);
         }
-        check_queue(queue, "clEnqueueCopyBuffer");
-        if (dst.context_handle() != context_) [[unlikely]] {
-            detail::throw_error(CL_INVALID_CONTEXT, "clEnqueueCopyBuffer",
-                                "the source and destination buffers belong to different contexts");
+        if (!check_queue(queue, "clEnqueueCopyBuffer")) {
+            return;
         }
-        detail::map_registry.check(get(), detail::Use::read, "clEnqueueCopyBuffer");
-        detail::map_registry.check(dst.get(), detail::Use::write, "clEnqueueCopyBuffer");
-        detail::check(clEnqueueCopyBuffer(queue.get(), get(), dst.get(), src_offset * sizeof(T),
-                                          dst_offset * sizeof(T), count * sizeof(T), wait.size(),
-                                          wait.data(), event),
-                      "clEnqueueCopyBuffer", [&] {
-                          return detail::concat("copy of ", count, " elements from offset ",
-                                                src_offset, " to offset ", dst_offset);
-                      });
+        if (dst.context_handle() != context_) [[unlikely]] {
+            detail::fail(CL_INVALID_CONTEXT, "clEnqueueCopyBuffer",
+                         "the source and destination buffers belong to different contexts");
+            return;
+        }
+        if (!detail::map_registry.check(get(), detail::Use::read, "clEnqueueCopyBuffer") ||
+            !detail::map_registry.check(dst.get(), detail::Use::write, "clEnqueueCopyBuffer")) {
+            return;
+        }
+        (void)detail::check(clEnqueueCopyBuffer(queue.get(), get(), dst.get(),
+                                                src_offset * sizeof(T), dst_offset * sizeof(T),
+                                                count * sizeof(T), wait.size(), wait.data(), event),
+                            "clEnqueueCopyBuffer", [&] {
+                                return detail::concat("copy of ", count, " elements from offset ",
+                                                      src_offset, " to offset ", dst_offset);
+                            });
     }
 
     void fill_range(const Queue& queue, const T& value, std::size_t offset, std::size_t count,
                     const WaitList& wait, cl_event* event) const {
-        detail::check_range("clEnqueueFillBuffer", "fill", offset, count, size_);
+        if (!detail::check_range("clEnqueueFillBuffer", "fill", offset, count, size_)) {
+            return;
+        }
         if (count == 0) {
             return nothing_to_do(queue, wait, event);
         }
-        check_queue(queue, "clEnqueueFillBuffer");
-        detail::map_registry.check(get(), detail::Use::write, "clEnqueueFillBuffer");
+        if (!check_queue(queue, "clEnqueueFillBuffer") ||
+            !detail::map_registry.check(get(), detail::Use::write, "clEnqueueFillBuffer")) {
+            return;
+        }
         // clEnqueueFillBuffer takes patterns of 1, 2, 4, ..., 128 bytes; other element sizes
         // (a 12-byte struct, say) are written from a host copy of the pattern.
         if constexpr (std::has_single_bit(sizeof(T)) && sizeof(T) <= 128) {
-            detail::check(
+            (void)detail::check(
                 clEnqueueFillBuffer(queue.get(), get(), &value, sizeof(T), offset * sizeof(T),
                                     count * sizeof(T), wait.size(), wait.data(), event),
                 "clEnqueueFillBuffer", [&] { return describe(offset, count); });
         } else {
             const std::vector<T> pattern(count, value);
-            detail::check(clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, offset * sizeof(T),
-                                               count * sizeof(T), pattern.data(), wait.size(),
-                                               wait.data(), event),
-                          "clEnqueueWriteBuffer", [&] { return describe(offset, count); });
+            (void)detail::check(
+                clEnqueueWriteBuffer(queue.get(), get(), CL_TRUE, offset * sizeof(T),
+                                     count * sizeof(T), pattern.data(), wait.size(), wait.data(),
+                                     event),
+                "clEnqueueWriteBuffer", [&] { return describe(offset, count); });
         }
     }
 
     template <class View>
     MappedSpan<View> map(const Queue& queue, cl_map_flags flags, std::size_t offset,
                          std::size_t count, const WaitList& wait) const {
-        detail::check_range("clEnqueueMapBuffer", "map", offset, count, size_);
-        check_queue(queue, "clEnqueueMapBuffer");
+        if (!detail::check_range("clEnqueueMapBuffer", "map", offset, count, size_) ||
+            !check_queue(queue, "clEnqueueMapBuffer")) {
+            return {};
+        }
         return MappedSpan<View>::map(queue.get(), get(), flags, offset, count, wait);
     }
 
@@ -561,8 +622,9 @@ class Buffer {
     // caller wants an event to wait on.
     static void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event) {
         if (event != nullptr) {
-            detail::check(clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event),
-                          "clEnqueueMarkerWithWaitList");
+            (void)detail::check(
+                clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event),
+                "clEnqueueMarkerWithWaitList");
         }
     }
 

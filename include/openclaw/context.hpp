@@ -20,13 +20,16 @@ class Context {
     Context() = default;
 
     /// A context over one device.
-    explicit Context(const Device& device) : Context(std::span<const Device>(&device, 1)) {}
+    explicit Context(const Device& device, OnError = {})
+        : Context(std::span<const Device>(&device, 1)) {}
 
     /// A context over several devices, which must belong to one platform.
-    explicit Context(std::span<const Device> devices)
+    explicit Context(std::span<const Device> devices, OnError = {})
         : handle_(create(devices)),
-          devices_(std::make_shared<const std::vector<Device>>(devices.begin(), devices.end())) {}
-    explicit Context(std::initializer_list<Device> devices)
+          devices_(handle_ ? std::make_shared<const std::vector<Device>>(devices.begin(),
+                                                                         devices.end())
+                           : nullptr) {}
+    explicit Context(std::initializer_list<Device> devices, OnError = {})
         : Context(std::span<const Device>(devices.begin(), devices.size())) {}
 
     [[nodiscard]] static Context adopt(cl_context raw) noexcept {
@@ -38,7 +41,7 @@ class Context {
 
     /// The context's devices, in the order they were given. (For a context made here these are
     /// the devices it was made of: PoCL reports the root device for a context of its sub-devices.)
-    std::vector<Device> devices() const {
+    std::vector<Device> devices(OnError = {}) const {
         if (devices_) {
             return *devices_;
         }
@@ -50,7 +53,7 @@ class Context {
     }
 
     template <cl_context_info Param>
-    detail::info_t<cl_context, Param> info() const {
+    detail::info_t<cl_context, Param> info(OnError = {}) const {
         return detail::get_info<cl_context, Param>(get());
     }
 
@@ -65,36 +68,42 @@ class Context {
 
     static detail::Handle<cl_context> create(std::span<const Device> devices) {
         if (devices.empty()) {
-            detail::throw_error(CL_INVALID_VALUE, "clCreateContext", "no devices given");
+            detail::fail(CL_INVALID_VALUE, "clCreateContext", "no devices given");
+            return {};
         }
         std::vector<cl_device_id> ids;
         ids.reserve(devices.size());
+        const detail::FailureWatch watch;
         const Platform platform = devices.front().platform();
         for (std::size_t i = 0; i < devices.size(); ++i) {
             if (!devices[i]) {
-                detail::throw_error(CL_INVALID_DEVICE, "clCreateContext",
-                                    detail::concat("device ", i,
-                                                   " is empty (default-constructed "
-                                                   "or moved-from)"));
+                detail::fail(
+                    CL_INVALID_DEVICE, "clCreateContext",
+                    detail::concat("device ", i, " is empty (default-constructed or moved-from)"));
+                return {};
             }
             if (devices[i].platform() != platform) {
-                detail::throw_error(
-                    CL_INVALID_DEVICE, "clCreateContext",
-                    detail::concat("device ", i, " (\"", devices[i].name(),
-                                   "\") belongs to platform \"", devices[i].platform().name(),
-                                   "\", device 0 to \"", platform.name(),
-                                   "\"; a context spans one platform"));
+                detail::fail(CL_INVALID_DEVICE, "clCreateContext",
+                             detail::concat("device ", i, " (\"", devices[i].name(),
+                                            "\") belongs to platform \"",
+                                            devices[i].platform().name(), "\", device 0 to \"",
+                                            platform.name(), "\"; a context spans one platform"));
+                return {};
             }
             ids.push_back(devices[i].get());
+        }
+        if (watch.failed()) {
+            return {};
         }
         cl_int code = CL_SUCCESS;
         cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(),
                                          nullptr, nullptr, &code);
-        detail::check(code, "clCreateContext", [&] {
-            return detail::concat(ids.size(), " device(s), first ", detail::describe_safely([&] {
-                                      return detail::concat('"', devices.front().name(), '"');
-                                  }));
-        });
+        if (!detail::check(code, "clCreateContext", [&] {
+                return detail::concat(ids.size(), " device(s), first \"", devices.front().name(),
+                                      "\"");
+            })) {
+            return {};
+        }
         return detail::Handle<cl_context>::adopt(raw);
     }
 

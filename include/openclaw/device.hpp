@@ -30,46 +30,114 @@ class Device {
         return Device(detail::Handle<cl_device_id>::retain(id));
     }
 
-    std::string name() const { return info<CL_DEVICE_NAME>(); }
-    std::string vendor() const { return info<CL_DEVICE_VENDOR>(); }
-    std::string driver_version() const { return info<CL_DRIVER_VERSION>(); }
+    std::string name(OnError = {}) const { return info<CL_DEVICE_NAME>(); }
+    std::string vendor(OnError = {}) const { return info<CL_DEVICE_VENDOR>(); }
+    std::string driver_version(OnError = {}) const { return info<CL_DRIVER_VERSION>(); }
     /// The device's kind; the CL_DEVICE_TYPE_DEFAULT bit a driver may add is dropped.
-    DeviceType type() const {
+    DeviceType type(OnError = {}) const {
         return static_cast<DeviceType>(info<CL_DEVICE_TYPE>() &
                                        ~cl_device_type{CL_DEVICE_TYPE_DEFAULT});
     }
-    bool is_gpu() const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0; }
-    bool is_cpu() const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0; }
-    bool is_accelerator() const {
+    bool is_gpu(OnError = {}) const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0; }
+    bool is_cpu(OnError = {}) const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0; }
+    bool is_accelerator(OnError = {}) const {
         return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_ACCELERATOR) != 0;
     }
-    bool is_available() const { return info<CL_DEVICE_AVAILABLE>(); }
+    bool is_available(OnError = {}) const { return info<CL_DEVICE_AVAILABLE>(); }
 
     /// The OpenCL version of the device (from CL_DEVICE_VERSION).
-    Version version() const { return detail::parse_version(info<CL_DEVICE_VERSION>()); }
+    Version version(OnError = {}) const { return detail::parse_version(info<CL_DEVICE_VERSION>()); }
     /// The highest OpenCL C version its compiler accepts (from CL_DEVICE_OPENCL_C_VERSION).
-    Version opencl_c_version() const {
+    Version opencl_c_version(OnError = {}) const {
         return detail::parse_version(info<CL_DEVICE_OPENCL_C_VERSION>());
     }
 
-    cl_uint max_compute_units() const { return info<CL_DEVICE_MAX_COMPUTE_UNITS>(); }
+    /// Every OpenCL C version its compiler accepts, oldest first. OpenCL 3.0 devices list them
+    /// (CL_DEVICE_OPENCL_C_ALL_VERSIONS: a 3.0 device may accept OpenCL C 3.0 but report 1.2 as
+    /// its CL_DEVICE_OPENCL_C_VERSION); older ones accept every version up to the one they report.
+    std::vector<Version> opencl_c_versions(OnError = {}) const {
+        std::vector<Version> versions;
+#if CL_TARGET_OPENCL_VERSION >= 300
+        if (version() >= Version{3, 0}) {
+            for (const cl_name_version& entry : info<CL_DEVICE_OPENCL_C_ALL_VERSIONS>()) {
+                const Version v{static_cast<int>(CL_VERSION_MAJOR(entry.version)),
+                                static_cast<int>(CL_VERSION_MINOR(entry.version))};
+                if (std::find(versions.begin(), versions.end(), v) == versions.end()) {
+                    versions.push_back(v);
+                }
+            }
+            std::sort(versions.begin(), versions.end());
+            if (!versions.empty()) {
+                return versions;
+            }
+        }
+#endif
+        const Version highest = opencl_c_version();
+        for (const Version v : {Version{1, 0}, Version{1, 1}, Version{1, 2}, Version{2, 0}}) {
+            if (v <= highest) {
+                versions.push_back(v);
+            }
+        }
+        return versions;
+    }
+
+    /// The intermediate languages clCreateProgramWithIL accepts, e.g. "SPIR-V_1.0 SPIR-V_1.1";
+    /// empty when there are none, always on platforms or devices older than OpenCL 2.1 (the
+    /// query is not made there).
+    std::string il_version(OnError = {}) const {
+#if CL_TARGET_OPENCL_VERSION >= 210
+        if (version() >= Version{2, 1} && platform().version() >= Version{2, 1}) {
+            return info<CL_DEVICE_IL_VERSION>();
+        }
+#endif
+        return {};
+    }
+
+    /// True when the device can run a last, smaller work-group (a global size that is not a
+    /// multiple of the local size): OpenCL 2.x devices, and 3.0 devices that report
+    /// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT. Programs must also be OpenCL C 2.0 or later.
+    bool non_uniform_work_groups(OnError = {}) const {
+        const Version v = version();
+#if CL_TARGET_OPENCL_VERSION >= 300
+        if (v >= Version{3, 0}) {
+            return info<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>();
+        }
+#endif
+        return v >= Version{2, 0};
+    }
+
+    cl_uint max_compute_units(OnError = {}) const {
+        return info<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    }
     /// Clock in MHz.
-    cl_uint max_clock_frequency() const { return info<CL_DEVICE_MAX_CLOCK_FREQUENCY>(); }
-    std::size_t max_work_group_size() const { return info<CL_DEVICE_MAX_WORK_GROUP_SIZE>(); }
-    std::vector<std::size_t> max_work_item_sizes() const {
+    cl_uint max_clock_frequency(OnError = {}) const {
+        return info<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+    }
+    std::size_t max_work_group_size(OnError = {}) const {
+        return info<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    }
+    std::vector<std::size_t> max_work_item_sizes(OnError = {}) const {
         return info<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     }
     /// Bytes.
-    cl_ulong global_mem_size() const { return info<CL_DEVICE_GLOBAL_MEM_SIZE>(); }
+    cl_ulong global_mem_size(OnError = {}) const {
+        return info<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    }
     /// Bytes.
-    cl_ulong local_mem_size() const { return info<CL_DEVICE_LOCAL_MEM_SIZE>(); }
+    cl_ulong local_mem_size(OnError = {}) const {
+        return info<CL_DEVICE_LOCAL_MEM_SIZE>();
+    }
     /// The largest single allocation, in bytes.
-    cl_ulong max_mem_alloc_size() const { return info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>(); }
+    cl_ulong max_mem_alloc_size(OnError = {}) const {
+        return info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    }
     /// The alignment of sub-buffer offsets in BYTES (the driver reports it in bits).
-    std::size_t mem_base_addr_align() const { return info<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8; }
+    std::size_t mem_base_addr_align(OnError = {}) const {
+        return info<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
+    }
 
     /// The extension names, e.g. "cl_khr_fp64".
-    std::vector<std::string> extensions() const {
+    std::vector<std::string> extensions(OnError = {}) const {
         std::vector<std::string> names;
         const std::string all = info<CL_DEVICE_EXTENSIONS>();
         std::size_t start = 0;
@@ -82,16 +150,18 @@ class Device {
         }
         return names;
     }
-    bool supports_extension(std::string_view name) const {
+    bool supports_extension(std::string_view name, OnError = {}) const {
         const auto names = extensions();
         return std::find(names.begin(), names.end(), name) != names.end();
     }
 
-    Platform platform() const { return Platform(info<CL_DEVICE_PLATFORM>()); }
+    Platform platform(OnError = {}) const {
+        return Platform(info<CL_DEVICE_PLATFORM>());
+    }
 
     /// Splits the device into sub-devices of `compute_units` each (clCreateSubDevices with
     /// CL_DEVICE_PARTITION_EQUALLY), e.g. to run a multi-device context on one CPU.
-    std::vector<Device> partition_equally(cl_uint compute_units) const {
+    std::vector<Device> partition_equally(cl_uint compute_units, OnError = {}) const {
         const cl_device_partition_property properties[] = {
             CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(compute_units),
             0};
@@ -100,7 +170,7 @@ class Device {
     }
     /// Splits the device into sub-devices with the given numbers of compute units
     /// (CL_DEVICE_PARTITION_BY_COUNTS).
-    std::vector<Device> partition_by_counts(std::span<const cl_uint> counts) const {
+    std::vector<Device> partition_by_counts(std::span<const cl_uint> counts, OnError = {}) const {
         std::vector<cl_device_partition_property> properties{CL_DEVICE_PARTITION_BY_COUNTS};
         std::string text = "by counts";
         for (cl_uint count : counts) {
@@ -114,12 +184,16 @@ class Device {
 
     /// Typed clGetDeviceInfo: info<CL_DEVICE_NAME>() is a std::string.
     template <cl_device_info Param>
-    detail::info_t<cl_device_id, Param> info() const {
+    detail::info_t<cl_device_id, Param> info(OnError = {}) const {
         return detail::get_info<cl_device_id, Param>(get());
     }
 
-    cl_device_id get() const noexcept { return handle_.get(); }
-    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    cl_device_id get() const noexcept {
+        return handle_.get();
+    }
+    explicit operator bool() const noexcept {
+        return static_cast<bool>(handle_);
+    }
     friend bool operator==(const Device&, const Device&) = default;
 
   private:
@@ -144,11 +218,15 @@ class Device {
                                   " sub-devices, ", max_compute_units(), " compute units");
         };
         cl_uint count = 0;
-        detail::check(clCreateSubDevices(get(), properties, 0, nullptr, &count),
-                      "clCreateSubDevices", describe);
+        if (!detail::check(clCreateSubDevices(get(), properties, 0, nullptr, &count),
+                           "clCreateSubDevices", describe)) {
+            return {};
+        }
         std::vector<cl_device_id> ids(count);
-        detail::check(clCreateSubDevices(get(), properties, count, ids.data(), nullptr),
-                      "clCreateSubDevices", describe);
+        if (!detail::check(clCreateSubDevices(get(), properties, count, ids.data(), nullptr),
+                           "clCreateSubDevices", describe)) {
+            return {};
+        }
         std::vector<Device> devices;
         devices.reserve(count);
         for (cl_device_id id : ids) {
@@ -159,7 +237,7 @@ class Device {
     detail::Handle<cl_device_id> handle_;
 };
 
-inline std::vector<Device> Platform::devices(DeviceType type) const {
+inline std::vector<Device> Platform::devices(DeviceType type, OnError) const {
     cl_uint count = 0;
     const auto type_bits = static_cast<cl_device_type>(type);
     const cl_int code = clGetDeviceIDs(get(), type_bits, 0, nullptr, &count);
@@ -167,10 +245,12 @@ inline std::vector<Device> Platform::devices(DeviceType type) const {
         return {};
     }
     const auto describe = [&] { return detail::concat("device type ", to_string(type)); };
-    detail::check(code, "clGetDeviceIDs", describe);
     std::vector<cl_device_id> ids(count);
-    detail::check(clGetDeviceIDs(get(), type_bits, count, ids.data(), &count), "clGetDeviceIDs",
-                  describe);
+    if (!detail::check(code, "clGetDeviceIDs", describe) ||
+        !detail::check(clGetDeviceIDs(get(), type_bits, count, ids.data(), &count),
+                       "clGetDeviceIDs", describe)) {
+        return {};
+    }
     std::vector<Device> devices;
     devices.reserve(count);
     for (cl_uint i = 0; i < count; ++i) {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <concepts>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -244,40 +245,24 @@ inline std::error_code make_error_code(cl_int code) noexcept {
     return {code, opencl_category()};
 }
 
-/// An OpenCL call failed, or openclaw refused a bad argument before making it. what() reads
-/// "call: CL_NAME (code): detail"; call(), cl_code() and detail() give the parts.
-class Error : public std::system_error {
-  public:
-    Error(cl_int code, std::string call, std::string detail = {})
-        : Error(code, std::move(call), std::move(detail), {}) {}
+/// One device's outcome of a program build.
+struct BuildLog {
+    std::string device_name;
+    cl_build_status status = CL_BUILD_NONE;
+    std::string log;
+};
 
-    const char* what() const noexcept override { return data_->what.c_str(); }
-    /// The OpenCL entry point (or openclaw function) that failed, e.g. "clCreateBuffer".
-    const std::string& call() const noexcept { return data_->call; }
-    /// What openclaw knows about the failure: the offending value, the limit it broke.
-    const std::string& detail() const noexcept { return data_->detail; }
-    /// The OpenCL status code, e.g. CL_INVALID_VALUE.
-    cl_int cl_code() const noexcept { return static_cast<cl_int>(code().value()); }
+namespace detail {
 
-  protected:
-    Error(cl_int code, std::string call, std::string detail, std::string_view what_suffix)
-        : Error(make_error_code(code),
-                std::make_shared<const Data>(
-                    compose(code, std::move(call), std::move(detail), what_suffix))) {}
+/// The text of a failure, shared (never copied) by Error, BuildError and Status, so that copying
+/// an exception or a Status never throws.
+struct FailureText {
+    std::string call;
+    std::string detail;
+    std::string what;
 
-  private:
-    struct Data;
-    // The base gets the whole message too, so a copy sliced to std::system_error keeps it.
-    Error(std::error_code code, std::shared_ptr<const Data> data)
-        : std::system_error(code, data->what), data_(std::move(data)) {}
-
-    struct Data {
-        std::string call;
-        std::string detail;
-        std::string what;
-    };
-    static Data compose(cl_int code, std::string call, std::string detail,
-                        std::string_view what_suffix) {
+    static FailureText compose(cl_int code, std::string call, std::string detail,
+                               std::string_view what_suffix) {
         std::string what = call;
         what += ": ";
         what += code_name(code);
@@ -291,44 +276,239 @@ class Error : public std::system_error {
         what += what_suffix;
         return {std::move(call), std::move(detail), std::move(what)};
     }
-    // Shared so that copying an exception never throws.
-    std::shared_ptr<const Data> data_;
 };
 
-/// One device's outcome of a program build.
-struct BuildLog {
-    std::string device_name;
-    cl_build_status status = CL_BUILD_NONE;
-    std::string log;
+/// Every device's log, as BuildError::what() and Status::what() append them.
+inline std::string format_logs(const std::vector<BuildLog>& logs) {
+    std::string text;
+    for (const auto& entry : logs) {
+        text += "\n--- build log of device \"";
+        text += entry.device_name;
+        text += "\" (";
+        text += entry.status == CL_BUILD_SUCCESS ? "built"
+                : entry.status == CL_BUILD_ERROR ? "failed"
+                                                 : "not built";
+        text += ") ---\n";
+        text += entry.log.empty() ? std::string_view("(empty log)") : entry.log;
+    }
+    return text;
+}
+
+inline const std::string& empty_string() noexcept {
+    static const std::string empty;
+    return empty;
+}
+
+inline const std::vector<BuildLog>& no_logs() noexcept {
+    static const std::vector<BuildLog> empty;
+    return empty;
+}
+
+}  // namespace detail
+
+/// An OpenCL call failed, or openclaw refused a bad argument before making it. what() reads
+/// "call: CL_NAME (code): detail"; call(), cl_code() and detail() give the parts.
+class Error : public std::system_error {
+  public:
+    Error(cl_int code, std::string call, std::string detail = {})
+        : Error(code, std::move(call), std::move(detail), {}) {}
+
+    const char* what() const noexcept override { return text_->what.c_str(); }
+    /// The OpenCL entry point (or openclaw function) that failed, e.g. "clCreateBuffer".
+    const std::string& call() const noexcept { return text_->call; }
+    /// What openclaw knows about the failure: the offending value, the limit it broke.
+    const std::string& detail() const noexcept { return text_->detail; }
+    /// The OpenCL status code, e.g. CL_INVALID_VALUE.
+    cl_int cl_code() const noexcept { return static_cast<cl_int>(code().value()); }
+
+  protected:
+    Error(cl_int code, std::string call, std::string detail, std::string_view what_suffix)
+        : Error(code, std::make_shared<const detail::FailureText>(detail::FailureText::compose(
+                          code, std::move(call), std::move(detail), what_suffix))) {}
+
+  protected:
+    friend class Status;
+    // The base gets the whole message too, so a copy sliced to std::system_error keeps it.
+    Error(cl_int code, std::shared_ptr<const detail::FailureText> text)
+        : std::system_error(make_error_code(code), text->what), text_(std::move(text)) {}
+
+    std::shared_ptr<const detail::FailureText> text_;
 };
 
 /// A program failed to build. Carries the log of every device; what() contains them all.
 class BuildError : public Error {
   public:
     BuildError(cl_int code, std::string call, std::string detail, std::vector<BuildLog> logs)
-        : Error(code, std::move(call), std::move(detail), format_logs(logs)),
+        : Error(code, std::move(call), std::move(detail), detail::format_logs(logs)),
           logs_(std::make_shared<const std::vector<BuildLog>>(std::move(logs))) {}
 
     /// One entry per device of the program, in the program's device order.
     const std::vector<BuildLog>& logs() const noexcept { return *logs_; }
 
   private:
-    static std::string format_logs(const std::vector<BuildLog>& logs) {
-        std::string text;
-        for (const auto& entry : logs) {
-            text += "\n--- build log of device \"";
-            text += entry.device_name;
-            text += "\" (";
-            text += entry.status == CL_BUILD_SUCCESS ? "built"
-                    : entry.status == CL_BUILD_ERROR ? "failed"
-                                                     : "not built";
-            text += ") ---\n";
-            text += entry.log.empty() ? std::string_view("(empty log)") : entry.log;
-        }
-        return text;
-    }
+    friend class Status;
+    BuildError(cl_int code, std::shared_ptr<const detail::FailureText> text,
+               std::shared_ptr<const std::vector<BuildLog>> logs)
+        : Error(code, std::move(text)), logs_(std::move(logs)) {}
+
     std::shared_ptr<const std::vector<BuildLog>> logs_;
 };
+
+class OnError;
+
+namespace detail {
+void record(OnError& sink, cl_int code, const char* call, std::string detail,
+            std::vector<BuildLog>* logs);
+bool recording_messages() noexcept;
+class FailureWatch;
+}  // namespace detail
+
+/// A failure recorded instead of thrown (pass one where an operation takes an OnError): the
+/// code, the call and the message the exception would have carried, and the build logs of a
+/// failed build. A default-constructed Status is ok().
+class Status {
+  public:
+    Status() noexcept = default;
+
+    bool ok() const noexcept { return code_ == CL_SUCCESS; }
+    bool failed() const noexcept { return code_ != CL_SUCCESS; }
+    /// The code in opencl_category(); empty when ok().
+    std::error_code code() const noexcept {
+        return ok() ? std::error_code{} : make_error_code(code_);
+    }
+    cl_int cl_code() const noexcept { return code_; }
+    /// As Error::call(), detail() and what(); empty when ok().
+    const std::string& call() const noexcept {
+        return text_ ? text_->call : detail::empty_string();
+    }
+    const std::string& detail() const noexcept {
+        return text_ ? text_->detail : detail::empty_string();
+    }
+    const char* what() const noexcept { return text_ ? text_->what.c_str() : ""; }
+    /// Every device's log when a program build failed; empty otherwise.
+    const std::vector<BuildLog>& build_logs() const noexcept {
+        return logs_ ? *logs_ : detail::no_logs();
+    }
+    void clear() noexcept {
+        code_ = CL_SUCCESS;
+        text_.reset();
+        logs_.reset();
+    }
+
+#if defined(__cpp_exceptions)
+    /// Throws what the operation would have thrown (BuildError when there are build logs, else
+    /// Error); does nothing when ok().
+    void throw_if_failed() const {
+        if (failed()) {
+            if (logs_) {
+                throw BuildError(code_, text_, logs_);
+            }
+            throw Error(code_, text_);
+        }
+    }
+#endif
+
+  private:
+    friend void detail::record(OnError&, cl_int, const char*, std::string, std::vector<BuildLog>*);
+
+    cl_int code_ = CL_SUCCESS;
+    std::shared_ptr<const detail::FailureText> text_;
+    std::shared_ptr<const std::vector<BuildLog>> logs_;
+};
+
+/// Where the failures of an operation go. Every openclaw operation that can fail takes an
+/// OnError as its last parameter, defaulted, in the manner of std::filesystem:
+///
+///     std::error_code ec;
+///     Program program = Program::build(context, source, {}, ec);  // no exception; ec is set
+///
+/// - OnError{} (the default): the failure throws Error (BuildError for builds). Built without
+///   exceptions, it calls the failure handler, which prints the message and aborts.
+/// - an std::error_code&: set to the failure's code (in opencl_category()), no message is built.
+/// - a Status&: the code, the call, the message and, for builds, every device's log.
+///
+/// The target is cleared first. On failure the operation returns an empty object (an empty
+/// Program, Buffer, Event...), zero or an empty string, and the target holds the first failure.
+/// An OnError constructed as a named variable records every failure of this thread while it is
+/// alive, which covers calls that cannot take a last parameter (variadic set_args, after(),
+/// NDRange, co_await):
+///
+///     Status status;
+///     { OnError scope(status); kernel.set_args(a, b, n); }
+///
+/// Scopes nest (the innermost recording one wins) and must not stay alive across a co_await.
+class OnError {
+  public:
+    /// Failures throw, unless an enclosing OnError scope of this thread records them.
+    OnError() noexcept = default;
+    /// Records failures in `code`, which is cleared now.
+    OnError(std::error_code& code) noexcept  // NOLINT(google-explicit-constructor): f(..., ec)
+        : code_(&code) {
+        code.clear();
+        push();
+    }
+    /// Records failures (with their message and build logs) in `status`, which is cleared now.
+    OnError(Status& status) noexcept  // NOLINT(google-explicit-constructor): f(..., status)
+        : status_(&status) {
+        status.clear();
+        push();
+    }
+    OnError(const OnError&) = delete;
+    OnError& operator=(const OnError&) = delete;
+    ~OnError();
+
+  private:
+    friend void detail::record(OnError&, cl_int, const char*, std::string, std::vector<BuildLog>*);
+    friend bool detail::recording_messages() noexcept;
+    friend class detail::FailureWatch;
+    void push() noexcept;
+
+    std::error_code* code_ = nullptr;
+    Status* status_ = nullptr;
+    OnError* outer_ = nullptr;
+    unsigned long failures_ = 0;  // recorded through this sink
+};
+
+/// Receives a failure that nothing records when openclaw is built without exceptions
+/// (-fno-exceptions). It must not return; if it does, openclaw calls std::abort().
+using FailureHandler = void (*)(const Status& failure);
+
+/// The handler installed at start-up: prints "openclaw: <message>" to stderr and aborts.
+[[noreturn]] inline void print_and_abort(const Status& failure) {
+    std::fprintf(stderr, "openclaw: %s\n", failure.what());
+    std::abort();
+}
+
+namespace detail {
+inline std::atomic<FailureHandler> failure_handler{&print_and_abort};
+// The innermost recording OnError of this thread.
+inline thread_local OnError* active_sink = nullptr;
+}  // namespace detail
+
+/// Installs `handler` for failures of builds without exceptions (nullptr restores
+/// print_and_abort) and returns the previous one.
+inline FailureHandler set_failure_handler(FailureHandler handler) noexcept {
+    return detail::failure_handler.exchange(handler != nullptr ? handler : &print_and_abort);
+}
+
+inline void OnError::push() noexcept {
+    outer_ = detail::active_sink;
+    detail::active_sink = this;
+}
+
+inline OnError::~OnError() {
+    if ((code_ != nullptr || status_ != nullptr) && detail::active_sink == this) {
+        detail::active_sink = outer_;
+    }
+}
+
+namespace detail {
+/// True when a failure on this thread now would be recorded in a Status (so its message is
+/// wanted); false when it would throw or only set an std::error_code.
+inline bool recording_messages() noexcept {
+    return active_sink != nullptr && active_sink->status_ != nullptr;
+}
+}  // namespace detail
 
 /// Receives failures that cannot be thrown: a release or unmap that fails in a destructor.
 /// It must not throw; it may be called from any thread.
@@ -376,44 +556,144 @@ std::string concat(const Parts&... parts) {
     return out;
 }
 
+inline void record(OnError& sink, cl_int code, const char* call, std::string detail,
+                   std::vector<BuildLog>* logs) {
+    ++sink.failures_;
+    if (sink.code_ != nullptr && !*sink.code_) {
+        *sink.code_ = make_error_code(code);
+    }
+    if (sink.status_ != nullptr && sink.status_->ok()) {
+        Status& status = *sink.status_;
+        const std::string suffix = logs != nullptr ? format_logs(*logs) : std::string();
+        status.code_ = code;
+        status.text_ = std::make_shared<const FailureText>(
+            FailureText::compose(code, call, std::move(detail), suffix));
+        if (logs != nullptr) {
+            status.logs_ = std::make_shared<const std::vector<BuildLog>>(std::move(*logs));
+        }
+    }
+}
+
+/// Without an exception to throw: the failure handler, which must not return.
+[[noreturn]] inline void unrecorded_failure(cl_int code, const char* call, std::string detail,
+                                            std::vector<BuildLog>* logs) {
+    Status status;
+    {
+        OnError scope(status);
+        record(scope, code, call, std::move(detail), logs);
+    }
+    failure_handler.load()(status);
+    std::abort();
+}
+
+/// Reports a failure of `call`: recorded by the active OnError of this thread if there is one
+/// (and then it returns), else thrown as Error (or, without exceptions, given to the failure
+/// handler). Callers return an empty result after it.
+[[gnu::noinline, gnu::cold]] inline void fail(cl_int code, const char* call,
+                                              std::string detail = {}) {
+    if (active_sink != nullptr) {
+        record(*active_sink, code, call, std::move(detail), nullptr);
+        return;
+    }
+#if defined(__cpp_exceptions)
+    throw Error(code, call, std::move(detail));
+#else
+    unrecorded_failure(code, call, std::move(detail), nullptr);
+#endif
+}
+
+/// fail() for a program build, with every device's log.
+[[gnu::noinline, gnu::cold]] inline void fail_build(cl_int code, const char* call,
+                                                    std::string detail,
+                                                    std::vector<BuildLog> logs) {
+    if (active_sink != nullptr) {
+        record(*active_sink, code, call, std::move(detail), &logs);
+        return;
+    }
+#if defined(__cpp_exceptions)
+    throw BuildError(code, call, std::move(detail), std::move(logs));
+#else
+    unrecorded_failure(code, call, std::move(detail), &logs);
+#endif
+}
+
+/// For failures that cannot be reported through OnError (an allocator's allocate(), whose
+/// callers cannot take an empty result): throws, or without exceptions calls the handler.
 [[noreturn, gnu::noinline, gnu::cold]] inline void throw_error(cl_int code, const char* call,
                                                                std::string detail = {}) {
+#if defined(__cpp_exceptions)
     throw Error(code, call, std::move(detail));
+#else
+    unrecorded_failure(code, call, std::move(detail), nullptr);
+#endif
 }
 
-/// Throws an Error for a failed call; the message is built only when `code` is not CL_SUCCESS.
-inline void check(cl_int code, const char* call) {
+/// Reports a failed call; true when `code` is CL_SUCCESS. The message is built only on failure.
+[[nodiscard]] inline bool check(cl_int code, const char* call) {
     if (code != CL_SUCCESS) [[unlikely]] {
-        throw_error(code, call);
+        fail(code, call);
+        return false;
     }
+    return true;
 }
 
-/// Runs `describe()` to word the detail of an error being thrown. The queries it makes can fail
-/// too (a lost device fails every call); that must not replace the error being reported, so the
-/// second failure becomes part of the detail instead.
+/// Runs `describe()` to word the detail of a failure being reported. The queries it makes can fail
+/// too (a lost device fails every call); that must not replace the failure being reported, so
+/// they are recorded in a Status of their own, and the second failure becomes part of the detail.
 template <std::invocable Describe>
 std::string describe_safely(Describe&& describe) {
+    Status secondary;
+    std::string text;
+#if defined(__cpp_exceptions)
     try {
-        return describe();
-    } catch (const Error& secondary) {
+#endif
+        OnError scope(secondary);
+        text = describe();
+#if defined(__cpp_exceptions)
+    } catch (const Error& thrown) {  // e.g. from code that throws whatever the scope says
+        return concat("(further detail unavailable: ", thrown.what(), ")");
+    }
+#endif
+    if (secondary.failed()) {
         return concat("(further detail unavailable: ", secondary.what(), ")");
     }
+    return text;
 }
 
 template <class Describe>
-[[noreturn, gnu::noinline, gnu::cold]] void throw_described(cl_int code, const char* call,
-                                                            Describe& describe) {
-    throw Error(code, call, describe_safely(describe));
+[[gnu::noinline, gnu::cold]] void fail_described(cl_int code, const char* call,
+                                                 Describe& describe) {
+    // An std::error_code keeps only the code: the description is not worth its queries.
+    if (active_sink != nullptr && !recording_messages()) {
+        fail(code, call);
+    } else {
+        fail(code, call, describe_safely(describe));
+    }
 }
 
 /// As check(), with a detail string produced by `describe()` only on failure; the describing
 /// code stays out of line so that the success path is one comparison.
 template <std::invocable Describe>
-void check(cl_int code, const char* call, Describe&& describe) {
+[[nodiscard]] bool check(cl_int code, const char* call, Describe&& describe) {
     if (code != CL_SUCCESS) [[unlikely]] {
-        throw_described(code, call, describe);
+        fail_described(code, call, describe);
+        return false;
     }
+    return true;
 }
+
+/// Tells whether a failure reached this thread's active OnError since its construction: how a
+/// step that calls other fallible steps learns that one of them failed (they return empty
+/// results). Without an active OnError failures throw, so failed() is false.
+class FailureWatch {
+  public:
+    FailureWatch() noexcept : sink_(active_sink), start_(sink_ != nullptr ? sink_->failures_ : 0) {}
+    bool failed() const noexcept { return sink_ != nullptr && sink_->failures_ != start_; }
+
+  private:
+    const OnError* sink_;
+    unsigned long start_;
+};
 
 }  // namespace detail
 }  // namespace openclaw

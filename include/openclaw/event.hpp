@@ -46,7 +46,7 @@ class WaitList {
     bool empty() const noexcept { return size_ == 0; }
 
     /// Appends `event`; an empty (default-constructed or moved-from) Event is refused.
-    WaitList& add(const Event& event);
+    WaitList& add(const Event& event, OnError = {});
 
   private:
     std::array<cl_event, inline_capacity> inline_{};
@@ -102,42 +102,46 @@ class Event {
         return Event(detail::Handle<cl_event>::retain(raw));
     }
 
-    /// Blocks until the command completes; throws if it terminated abnormally.
-    void wait() const {
+    /// Blocks until the command completes; fails if it terminated abnormally.
+    void wait(OnError = {}) const {
         const cl_event raw = get();
         check_wait(clWaitForEvents(1, &raw));
     }
 
     /// Blocks until every event of `events` has completed.
-    static void wait_all(std::span<const Event> events) {
+    static void wait_all(std::span<const Event> events, OnError = {}) {
         WaitList list;
+        const detail::FailureWatch watch;
         for (const Event& event : events) {
             list.add(event);
         }
-        if (!list.empty()) {
-            const cl_int code = clWaitForEvents(list.size(), list.data());
-            if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-                for (const Event& event : events) {
-                    event.check_wait(event.status() < 0 ? code : CL_SUCCESS);
+        if (watch.failed() || list.empty()) {
+            return;
+        }
+        const cl_int code = clWaitForEvents(list.size(), list.data());
+        if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+            for (const Event& event : events) {
+                if (!event.check_wait(event.status() < 0 ? code : CL_SUCCESS)) {
+                    return;
                 }
             }
-            detail::check(code, "clWaitForEvents",
-                          [&] { return detail::concat("waiting for ", list.size(), " events"); });
         }
+        (void)detail::check(code, "clWaitForEvents",
+                            [&] { return detail::concat("waiting for ", list.size(), " events"); });
     }
 
     /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE, or a negative error code.
-    cl_int status() const { return info<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
-    bool is_complete() const { return status() == CL_COMPLETE; }
+    cl_int status(OnError = {}) const { return info<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
+    bool is_complete(OnError = {}) const { return status() == CL_COMPLETE; }
 
     /// The command's timestamps; its queue must have been created with {.profiling = true}
     /// and the command must have completed (call wait() first).
-    Profile profile() const {
+    Profile profile(OnError = {}) const {
         return {profiling<CL_PROFILING_COMMAND_QUEUED>(), profiling<CL_PROFILING_COMMAND_SUBMIT>(),
                 profiling<CL_PROFILING_COMMAND_START>(), profiling<CL_PROFILING_COMMAND_END>()};
     }
     /// How long the command ran on the device (profile().duration()).
-    std::chrono::nanoseconds duration() const {
+    std::chrono::nanoseconds duration(OnError = {}) const {
         return profiling<CL_PROFILING_COMMAND_END>() - profiling<CL_PROFILING_COMMAND_START>();
     }
 
@@ -147,17 +151,19 @@ class Event {
     /// on OpenCL work or throw (an escaping exception terminates).
     template <class F>
     requires std::is_invocable_v < std::decay_t<F>
-    &, cl_int > || std::is_invocable_v<std::decay_t<F>&> void on_complete(F&& callback) const {
+    &, cl_int > || std::is_invocable_v<std::decay_t<F>&> void on_complete(F&& callback,
+                                                                          OnError = {}) const {
         using State = detail::CallbackState<std::decay_t<F>>;
         auto state = std::make_unique<State>(
             State{detail::Handle<cl_event>::retain(get()), std::forward<F>(callback)});
-        detail::check(clSetEventCallback(get(), CL_COMPLETE, &State::invoke, state.get()),
-                      "clSetEventCallback");
-        state.release();  // owned by the driver until the callback runs
+        if (detail::check(clSetEventCallback(get(), CL_COMPLETE, &State::invoke, state.get()),
+                          "clSetEventCallback")) {
+            state.release();  // owned by the driver until the callback runs
+        }
     }
 
     template <cl_event_info Param>
-    detail::info_t<cl_event, Param> info() const {
+    detail::info_t<cl_event, Param> info(OnError = {}) const {
         return detail::get_info<cl_event, Param>(get());
     }
 
@@ -169,26 +175,24 @@ class Event {
     explicit Event(detail::Handle<cl_event> handle) noexcept : handle_(std::move(handle)) {}
 
   private:
-    void check_wait(cl_int code) const {
+    bool check_wait(cl_int code) const {
         if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
             // The command's own (negative) status says why; if even that cannot be read, the
             // wait's code is the error, not the failed query's.
-            cl_int status = code;
-            try {
-                status = this->status();
-            } catch (const Error&) {
-            }
-            detail::throw_error(status < 0 ? status : code, "clWaitForEvents",
-                                "the command terminated abnormally");
+            std::error_code unreadable;
+            const cl_int status = this->status(unreadable);
+            detail::fail(status < 0 ? status : code, "clWaitForEvents",
+                         "the command terminated abnormally");
+            return false;
         }
-        detail::check(code, "clWaitForEvents");
+        return detail::check(code, "clWaitForEvents");
     }
 
     template <cl_profiling_info Param>
     std::chrono::nanoseconds profiling() const {
         cl_ulong value = 0;
         const cl_int code = clGetEventProfilingInfo(get(), Param, sizeof(value), &value, nullptr);
-        detail::check(code, "clGetEventProfilingInfo", [&] {
+        (void)detail::check(code, "clGetEventProfilingInfo", [&] {
             return code == CL_PROFILING_INFO_NOT_AVAILABLE
                        ? std::string(
                              "no timestamps: create the queue with {.profiling = true} "
@@ -205,15 +209,16 @@ class Event {
 /// ready), and complete() or fail() releases them.
 class UserEvent : public Event {
   public:
-    explicit UserEvent(const Context& context) : Event(create(context)) {}
+    explicit UserEvent(const Context& context, OnError = {}) : Event(create(context)) {}
 
     /// Marks the event complete: commands waiting for it may run.
-    void complete() const { set(CL_COMPLETE); }
+    void complete(OnError = {}) const { set(CL_COMPLETE); }
     /// Marks the event failed with a negative `code`: commands waiting for it terminate.
-    void fail(cl_int code) const {
+    void fail(cl_int code, OnError = {}) const {
         if (code >= 0) {
-            detail::throw_error(CL_INVALID_VALUE, "clSetUserEventStatus",
-                                detail::concat("a failure code must be negative, got ", code));
+            detail::fail(CL_INVALID_VALUE, "clSetUserEventStatus",
+                         detail::concat("a failure code must be negative, got ", code));
+            return;
         }
         set(code);
     }
@@ -222,20 +227,23 @@ class UserEvent : public Event {
     static detail::Handle<cl_event> create(const Context& context) {
         cl_int code = CL_SUCCESS;
         cl_event raw = clCreateUserEvent(context.get(), &code);
-        detail::check(code, "clCreateUserEvent");
+        if (!detail::check(code, "clCreateUserEvent")) {
+            return {};
+        }
         return detail::Handle<cl_event>::adopt(raw);
     }
     void set(cl_int status) const {
-        detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus",
-                      [] { return std::string("a user event's status can be set once"); });
+        (void)detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus",
+                            [] { return std::string("a user event's status can be set once"); });
     }
 };
 
-inline WaitList& WaitList::add(const Event& event) {
+inline WaitList& WaitList::add(const Event& event, OnError) {
     if (!event) {
-        detail::throw_error(
+        detail::fail(
             CL_INVALID_EVENT_WAIT_LIST, "WaitList",
             detail::concat("event ", size_, " is empty (default-constructed or moved-from)"));
+        return *this;
     }
     if (size_ < inline_capacity) {
         inline_[size_] = event.get();

@@ -11,8 +11,10 @@
 #include <openclaw/program.hpp>
 #include <openclaw/signature.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -22,28 +24,199 @@
 
 namespace openclaw {
 
+namespace detail {
+
+/// What the driver says about one kernel of a program: read when the program makes the kernel
+/// for the first time, then shared by every Kernel made from it, so that making another copy
+/// queries nothing.
+struct KernelDescription {
+    std::string name;
+    cl_context context = nullptr;
+    cl_uint arg_count = 0;
+    bool arg_info = false;      // args[i] holds the driver's description of parameter i
+    bool clonable = false;      // clCloneKernel may be called (OpenCL 2.1+ platform and headers)
+    bool svm = false;           // SVM arguments may be set (OpenCL 2.0+ platform and headers)
+    std::vector<ArgInfo> args;  // one per parameter; unknown without arg info
+
+    /// Reads it from `kernel`; arg info only when its program was built with
+    /// -cl-kernel-arg-info. nullptr if a query failed (reported through OnError).
+    static std::shared_ptr<const KernelDescription> of(cl_kernel kernel, bool with_arg_info,
+                                                       Version platform) {
+        const FailureWatch watch;
+        auto description = std::make_shared<KernelDescription>();
+        description->name = get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel);
+        description->context = get_info<cl_kernel, CL_KERNEL_CONTEXT>(kernel);
+        description->arg_count = get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel);
+        description->clonable = CL_TARGET_OPENCL_VERSION >= 210 && platform >= Version{2, 1};
+        description->svm = CL_TARGET_OPENCL_VERSION >= 200 && platform >= Version{2, 0};
+        description->args.resize(description->arg_count);
+        for (std::size_t i = 0; with_arg_info && i < description->args.size(); ++i) {
+            description->args[i] = query_arg_info(kernel, static_cast<cl_uint>(i));
+            if (!description->args[i].known()) {
+                break;  // drivers answer alike for every argument of a kernel
+            }
+            description->arg_info = true;
+        }
+        if (watch.failed()) {
+            return nullptr;
+        }
+        return description;
+    }
+};
+
+/// A kernel made for one request: its own handle (its own argument values) and the shared
+/// description.
+struct MadeKernel {
+    Handle<cl_kernel> handle;
+    std::shared_ptr<const KernelDescription> description;
+};
+
+/// clCreateKernel with a message listing the program's kernels when the name is unknown.
+inline Handle<cl_kernel> create_kernel(cl_program program, std::string_view name) {
+    const std::string terminated(name);
+    cl_int code = CL_SUCCESS;
+    cl_kernel raw = clCreateKernel(program, terminated.c_str(), &code);
+    if (!check(code, "clCreateKernel", [&] {
+            std::string detail = concat("kernel \"", name, "\"");
+            if (code == CL_INVALID_KERNEL_NAME) {
+                detail += ": no kernel of that name in the program (it has:";
+                const std::string all = get_info<cl_program, CL_PROGRAM_KERNEL_NAMES>(program);
+                std::size_t start = 0;
+                while (start < all.size()) {
+                    const std::size_t end = std::min(all.find(';', start), all.size());
+                    if (end > start) {
+                        detail +=
+                            concat(" \"", std::string_view(all).substr(start, end - start), "\"");
+                    }
+                    start = end + 1;
+                }
+                detail += ")";
+            } else if (code == CL_INVALID_PROGRAM_EXECUTABLE) {
+                detail += ": the program is not built";
+            }
+            return detail;
+        })) {
+        return {};
+    }
+    return Handle<cl_kernel>::adopt(raw);
+}
+
+/// The OpenCL version of the platform `program` was built on.
+inline Version platform_version_of(cl_program program) {
+    const auto ids = get_info<cl_program, CL_PROGRAM_DEVICES>(program);
+    return ids.empty() ? Version{} : Device::retain(ids.front()).platform().version();
+}
+
+/// clCloneKernel: a new kernel with `kernel`'s argument values. Empty, with `unsupported` set,
+/// when the driver or openclaw's headers have no clCloneKernel (then a kernel is made afresh).
+inline Handle<cl_kernel> clone_kernel(cl_kernel kernel, std::string_view name, bool& unsupported) {
+#if CL_TARGET_OPENCL_VERSION >= 210
+    cl_int code = CL_SUCCESS;
+    cl_kernel raw = clCloneKernel(kernel, &code);
+    if (code == CL_INVALID_OPERATION) {
+        unsupported = true;
+        return {};
+    }
+    if (!check(code, "clCloneKernel", [&] { return concat("kernel \"", name, "\""); })) {
+        return {};
+    }
+    return Handle<cl_kernel>::adopt(raw);
+#else
+    (void)kernel;
+    (void)name;
+    unsupported = true;
+    return {};
+#endif
+}
+
+/// A kernel `name` of `program` for one request. The program makes each name once: the first
+/// request creates a prototype and reads its description; every request gets a clone of the
+/// prototype (clCloneKernel, under the program's lock: it must not run concurrently on one
+/// kernel), whose argument values are its own. Before OpenCL 2.1 kernels cannot be cloned, and
+/// each request creates one, still without queries. Empty on failure (reported via OnError).
+inline MadeKernel make_kernel(const Program& program, std::string_view name) {
+    ProgramState* state = program.state_.get();
+    if (!program || state == nullptr) {
+        fail(CL_INVALID_PROGRAM, "clCreateKernel",
+             concat("kernel \"", name,
+                    "\": the program is empty (default-constructed or moved-from)"));
+        return {};
+    }
+    const std::lock_guard lock(state->mutex);
+    const FailureWatch watch;
+    if (!state->platform_known) {
+        state->platform_version = platform_version_of(program.get());
+        if (watch.failed()) {
+            return {};
+        }
+        state->platform_known = true;
+    }
+    auto entry = std::find_if(state->kernels.begin(), state->kernels.end(),
+                              [&](const CachedKernel& cached) { return cached.name == name; });
+    if (entry == state->kernels.end()) {
+        Handle<cl_kernel> first = create_kernel(program.get(), name);
+        if (!first) {
+            return {};
+        }
+        auto description = KernelDescription::of(first.get(), state->flags.kernel_arg_info,
+                                                 state->platform_version);
+        if (!description) {
+            return {};
+        }
+        if (!description->clonable) {
+            state->kernels.push_back({std::string(name), {}, description});
+            return {std::move(first), std::move(description)};
+        }
+        state->kernels.push_back({std::string(name), std::move(first), std::move(description)});
+        entry = std::prev(state->kernels.end());
+    }
+    if (entry->prototype) {
+        bool unsupported = false;
+        Handle<cl_kernel> copy = clone_kernel(entry->prototype.get(), entry->name, unsupported);
+        if (copy) {
+            return {std::move(copy), entry->description};
+        }
+        if (!unsupported) {
+            return {};
+        }
+        entry->prototype.reset();  // the driver cannot clone: create each kernel from now on
+    }
+    Handle<cl_kernel> fresh = create_kernel(program.get(), name);
+    if (!fresh) {
+        return {};
+    }
+    return {std::move(fresh), entry->description};
+}
+
+}  // namespace detail
+
 /// What every kernel has, whatever its signature: the handle, the name, launch properties.
 class KernelBase {
   public:
     /// The kernel's function name.
-    std::string name() const { return info<CL_KERNEL_FUNCTION_NAME>(); }
+    std::string name(OnError = {}) const {
+        return description_ ? description_->name : info<CL_KERNEL_FUNCTION_NAME>();
+    }
     /// The number of parameters the kernel's OpenCL C declaration has.
-    cl_uint arg_count() const { return info<CL_KERNEL_NUM_ARGS>(); }
-    Context context() const { return Context::retain(info<CL_KERNEL_CONTEXT>()); }
-    Program program() const { return Program::retain(info<CL_KERNEL_PROGRAM>()); }
+    cl_uint arg_count(OnError = {}) const {
+        return description_ ? description_->arg_count : info<CL_KERNEL_NUM_ARGS>();
+    }
+    Context context(OnError = {}) const { return Context::retain(info<CL_KERNEL_CONTEXT>()); }
+    Program program(OnError = {}) const { return Program::retain(info<CL_KERNEL_PROGRAM>()); }
     /// The largest work-group this kernel can be launched with on `device`.
-    std::size_t work_group_size(const Device& device) const {
+    std::size_t work_group_size(const Device& device, OnError = {}) const {
         return work_group_info<CL_KERNEL_WORK_GROUP_SIZE>(device);
     }
     /// True when its program allows non-uniform work-groups (see Program::non_uniform_groups).
     bool non_uniform_groups() const noexcept { return non_uniform_; }
 
     template <cl_kernel_info Param>
-    detail::info_t<cl_kernel, Param> info() const {
+    detail::info_t<cl_kernel, Param> info(OnError = {}) const {
         return detail::get_info<cl_kernel, Param>(get());
     }
     template <cl_kernel_work_group_info Param>
-    detail::info_t<detail::KernelWorkGroupInfo, Param> work_group_info(const Device& device) const {
+    detail::info_t<detail::KernelWorkGroupInfo, Param> work_group_info(const Device& device,
+                                                                       OnError = {}) const {
         return detail::get_info<detail::KernelWorkGroupInfo, Param>(get(), device.get());
     }
 
@@ -54,123 +227,180 @@ class KernelBase {
 
   protected:
     KernelBase() = default;
-    KernelBase(detail::Handle<cl_kernel> handle, bool non_uniform)
-        : handle_(std::move(handle)),
-          context_(detail::get_info<cl_kernel, CL_KERNEL_CONTEXT>(handle_.get())),
-          non_uniform_(non_uniform) {}
+    KernelBase(detail::MadeKernel made, bool non_uniform)
+        : handle_(std::move(made.handle)),
+          description_(std::move(made.description)),
+          context_(description_ ? description_->context : nullptr),
+          non_uniform_(non_uniform) {
+        if (!description_) {
+            handle_.reset();
+        }
+    }
 
-    static detail::Handle<cl_kernel> create(const Program& program, std::string_view name) {
-        const std::string terminated(name);
-        cl_int code = CL_SUCCESS;
-        cl_kernel raw = clCreateKernel(program.get(), terminated.c_str(), &code);
-        detail::check(code, "clCreateKernel", [&] {
-            std::string detail = detail::concat("kernel \"", name, "\"");
-            if (code == CL_INVALID_KERNEL_NAME) {
-                detail += ": no kernel of that name in the program ";
-                detail += detail::describe_safely([&] {
-                    std::string known = "(it has:";
-                    for (const std::string& kernel : program.kernel_names()) {
-                        known += detail::concat(" \"", kernel, "\"");
-                    }
-                    return known + ")";
-                });
-            } else if (code == CL_INVALID_PROGRAM_EXECUTABLE) {
-                detail += ": the program is not built";
+    /// What the driver said about the kernel; only for a non-empty kernel.
+    const detail::KernelDescription& description() const noexcept { return *description_; }
+
+    /// A raw kernel (adopted or retained by the caller) with its description, read now.
+    static detail::MadeKernel describe(detail::Handle<cl_kernel> handle, bool& non_uniform) {
+        if (!handle) {
+            return {};
+        }
+        const detail::FailureWatch watch;
+        const Program program = program_of(handle.get());
+        non_uniform = program.non_uniform_groups();
+        auto description = detail::KernelDescription::of(
+            handle.get(), program.kernel_arg_info(), detail::platform_version_of(program.get()));
+        if (watch.failed() || !description) {
+            return {};
+        }
+        return {std::move(handle), std::move(description)};
+    }
+
+    /// Another kernel like this one: clCloneKernel (`cloned` set: the argument values came
+    /// along) where the platform has it, else a new kernel of the same program and name.
+    detail::MadeKernel copy_of(bool& cloned) const {
+        if (!handle_) {
+            detail::fail(CL_INVALID_KERNEL, "clCloneKernel",
+                         "the kernel is empty (default-constructed or moved-from)");
+            return {};
+        }
+        if (description_->clonable) {
+            bool unsupported = false;
+            auto copy = detail::clone_kernel(get(), description_->name, unsupported);
+            if (copy) {
+                cloned = true;
+                return {std::move(copy), description_};
             }
-            return detail;
-        });
-        return detail::Handle<cl_kernel>::adopt(raw);
+            if (!unsupported) {
+                return {};
+            }
+        }
+        const cl_program program = detail::get_info<cl_kernel, CL_KERNEL_PROGRAM>(get());
+        auto fresh = program != nullptr ? detail::create_kernel(program, description_->name)
+                                        : detail::Handle<cl_kernel>();
+        if (!fresh) {
+            return {};
+        }
+        return {std::move(fresh), description_};
     }
 
     static Program program_of(cl_kernel raw) {
         return Program::retain(detail::get_info<cl_kernel, CL_KERNEL_PROGRAM>(raw));
     }
 
-    /// clSetKernelArg with a message naming the argument and the kernel on failure.
-    void set_raw(cl_uint index, std::size_t size, const void* value) const {
-        const cl_int code = clSetKernelArg(get(), index, size, value);
-        if (code != CL_SUCCESS) [[unlikely]] {
-            set_failed(code, index, size, "clSetKernelArg");
-        }
+    // An empty kernel fails every argument: say so, rather than blame the argument.
+    [[gnu::noinline, gnu::cold]] static bool refuse_empty(const char* call) {
+        detail::fail(CL_INVALID_KERNEL, call,
+                     "the kernel is empty (default-constructed or moved-from)");
+        return false;
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] void set_failed(cl_int code, cl_uint index,
-                                                           std::size_t size,
-                                                           const char* call) const {
-        refuse_if_empty();
+    /// clSetKernelArg with a message naming the argument and the kernel on failure.
+    bool set_raw(cl_uint index, std::size_t size, const void* value) const {
+        const cl_int code = clSetKernelArg(get(), index, size, value);
+        if (code != CL_SUCCESS) [[unlikely]] {
+            return set_failed(code, index, size, "clSetKernelArg");
+        }
+        return true;
+    }
+
+    [[gnu::noinline, gnu::cold]] bool set_failed(cl_int code, cl_uint index, std::size_t size,
+                                                 const char* call) const {
+        if (!handle_) {
+            return refuse_empty(call);
+        }
         std::string detail =
-            detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()));
+            detail::concat("argument ", index, " of kernel \"", description_->name, "\"");
         if (code == CL_INVALID_ARG_SIZE) {
             detail += detail::concat(": the kernel's parameter is not ", size,
                                      " bytes (the C++ type's size)");
         } else if (code == CL_INVALID_MEM_OBJECT) {
             detail += ": the buffer is not a valid memory object of the kernel's context";
         } else if (code == CL_INVALID_ARG_INDEX) {
-            detail += ": ";
-            detail += detail::describe_safely(
-                [&] { return detail::concat("the kernel has ", arg_count(), " parameters"); });
+            detail += detail::concat(": the kernel has ", description_->arg_count, " parameters");
         }
-        throw Error(code, call, std::move(detail));
+        detail::fail(code, call, std::move(detail));
+        return false;
     }
 
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
-    [[noreturn, gnu::noinline, gnu::cold]] void empty_argument(cl_uint index,
-                                                               const char* what) const {
-        detail::throw_error(CL_INVALID_ARG_VALUE, "clSetKernelArg",
-                            detail::concat("argument ", index, " of kernel ",
-                                           detail::quoted_kernel_name(get()), " is ", what));
+    [[gnu::noinline, gnu::cold]] bool empty_argument(cl_uint index, const char* what) const {
+        if (!handle_) {
+            return refuse_empty("clSetKernelArg");
+        }
+        detail::fail(CL_INVALID_ARG_VALUE, "clSetKernelArg",
+                     detail::concat("argument ", index, " of kernel \"", description_->name,
+                                    "\" is ", what));
+        return false;
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] void foreign_argument(cl_uint index) const {
-        refuse_if_empty();
-        detail::throw_error(
-            CL_INVALID_CONTEXT, "clSetKernelArg",
-            detail::concat("argument ", index, " of kernel ", detail::quoted_kernel_name(get()),
-                           " is a buffer of another context"));
+    [[gnu::noinline, gnu::cold]] bool foreign_argument(cl_uint index) const {
+        if (!handle_) {
+            return refuse_empty("clSetKernelArg");
+        }
+        detail::fail(CL_INVALID_CONTEXT, "clSetKernelArg",
+                     detail::concat("argument ", index, " of kernel \"", description_->name,
+                                    "\" is a buffer of another context"));
+        return false;
     }
 
     /// Sets a buffer argument after the checks every kernel makes (not empty, same context, not
-    /// mapped in a way `use` conflicts with); returns it for the launch-time mapping check.
+    /// mapped in a way `use` conflicts with); returns it for the launch-time mapping check, or
+    /// nullptr after a failure.
     template <class T, class Access>
     cl_mem set_buffer(cl_uint index, const Buffer<T, Access>& buffer, detail::Use use) const {
         const cl_mem mem = buffer.get();
         if (mem == nullptr) [[unlikely]] {
             empty_argument(index, "an empty (default-constructed or moved-from) buffer");
+            return nullptr;
         }
         if (buffer.context_handle() != context_handle()) [[unlikely]] {
             foreign_argument(index);
+            return nullptr;
         }
-        detail::map_registry.check(mem, use, "clSetKernelArg");
-        set_raw(index, sizeof(mem), &mem);
+        if (!detail::map_registry.check(mem, use, "clSetKernelArg") ||
+            !set_raw(index, sizeof(mem), &mem)) [[unlikely]] {
+            return nullptr;
+        }
         return mem;
     }
 
 #if CL_TARGET_OPENCL_VERSION >= 200
-    void set_svm(cl_uint index, const void* pointer) const {
+    bool set_svm(cl_uint index, const void* pointer) const {
+        if (!handle_ || !description_->svm) [[unlikely]] {
+            return svm_unsupported(index);
+        }
         const cl_int code = clSetKernelArgSVMPointer(get(), index, pointer);
         if (code != CL_SUCCESS) [[unlikely]] {
-            set_failed(code, index, sizeof(void*), "clSetKernelArgSVMPointer");
+            return set_failed(code, index, sizeof(void*), "clSetKernelArgSVMPointer");
         }
+        return true;
+    }
+
+    // clSetKernelArgSVMPointer is not called on a platform older than OpenCL 2.0.
+    [[gnu::noinline, gnu::cold]] bool svm_unsupported(cl_uint index) const {
+        if (!handle_) {
+            return set_failed(CL_INVALID_KERNEL, index, sizeof(void*), "clSetKernelArgSVMPointer");
+        }
+        detail::fail(CL_INVALID_OPERATION, "clSetKernelArgSVMPointer",
+                     detail::concat("argument ", index, " of kernel \"", description_->name,
+                                    "\": the platform predates OpenCL 2.0, which has no shared "
+                                    "virtual memory"));
+        return false;
     }
 #endif
 
-    void set_local(cl_uint index, std::size_t count, std::size_t element_size) const {
+    bool set_local(cl_uint index, std::size_t count, std::size_t element_size) const {
         if (count == 0) [[unlikely]] {
-            empty_argument(index, "LocalMem of 0 elements");
+            return empty_argument(index, "LocalMem of 0 elements");
         }
-        set_raw(index, count * element_size, nullptr);
+        return set_raw(index, count * element_size, nullptr);
     }
 
   private:
-    // An empty kernel fails every argument: say so, rather than blame the argument.
-    void refuse_if_empty() const {
-        if (!handle_) {
-            detail::throw_error(CL_INVALID_KERNEL, "clSetKernelArg",
-                                "the kernel is empty (default-constructed or moved-from)");
-        }
-    }
 
     detail::Handle<cl_kernel> handle_;
+    std::shared_ptr<const detail::KernelDescription> description_;
     detail::ResetOnMove<cl_context> context_;
     bool non_uniform_ = false;
 };
@@ -197,21 +427,24 @@ class Kernel : public KernelBase {
     /// An empty kernel; assign one from Program::kernel before use.
     Kernel() = default;
 
-    /// Creates the kernel `name` of a built program. Throws if there is none of that name, if
-    /// the OpenCL C declaration has a different number of parameters than Params, or (when the
-    /// program was built with -cl-kernel-arg-info) if a parameter differs from the driver's
-    /// description of it: address space, const, type.
-    Kernel(const Program& program, std::string_view name)
-        : Kernel(create(program, name), program) {}
+    /// The kernel `name` of a built program (made once per program and name, see
+    /// Program::kernel). Fails if there is none of that name, if the OpenCL C declaration has a
+    /// different number of parameters than Params, or (when the program was built with
+    /// -cl-kernel-arg-info) if a parameter differs from the driver's description of it: address
+    /// space, const, type. The kernel is empty after a failure.
+    Kernel(const Program& program, std::string_view name, OnError = {})
+        : Kernel(detail::make_kernel(program, name), program.non_uniform_groups()) {}
 
-    /// Takes ownership of `raw` (also if this throws); its parameters must match Params.
-    [[nodiscard]] static Kernel adopt(cl_kernel raw) {
-        auto handle = detail::Handle<cl_kernel>::adopt(raw);
-        return Kernel(std::move(handle), program_of(raw));
+    /// Takes ownership of `raw` (also if this fails); its parameters must match Params.
+    [[nodiscard]] static Kernel adopt(cl_kernel raw, OnError = {}) {
+        bool non_uniform = false;
+        auto made = describe(detail::Handle<cl_kernel>::adopt(raw), non_uniform);
+        return Kernel(std::move(made), non_uniform);
     }
-    [[nodiscard]] static Kernel retain(cl_kernel raw) {
-        auto handle = detail::Handle<cl_kernel>::retain(raw);
-        return Kernel(std::move(handle), program_of(raw));
+    [[nodiscard]] static Kernel retain(cl_kernel raw, OnError = {}) {
+        bool non_uniform = false;
+        auto made = describe(detail::Handle<cl_kernel>::retain(raw), non_uniform);
+        return Kernel(std::move(made), non_uniform);
     }
 
     /// Sets every argument, checked at compile time against Params. Returns the kernel, so
@@ -231,38 +464,28 @@ class Kernel : public KernelBase {
     /// two threads at once). On OpenCL 2.1+ platforms clCloneKernel copies the argument values
     /// set so far; on older ones the clone is made afresh from the program and its arguments
     /// must be set again.
-    [[nodiscard]] Kernel clone() const {
-#if CL_TARGET_OPENCL_VERSION >= 210
-        const Program source = program();
-        if (source.context().devices().front().platform().version() >= Version{2, 1}) {
-            cl_int code = CL_SUCCESS;
-            cl_kernel raw = clCloneKernel(get(), &code);
-            if (code == CL_SUCCESS) {
-                Kernel copy(detail::Handle<cl_kernel>::adopt(raw), non_uniform_groups());
-                copy.bound_ = bound_;  // the argument values came along
-                return copy;
-            }
-            if (code != CL_INVALID_OPERATION) {
-                detail::throw_error(code, "clCloneKernel",
-                                    detail::concat("kernel \"", name(), "\""));
-            }
+    [[nodiscard]] Kernel clone(OnError = {}) const {
+        bool cloned = false;
+        Kernel copy(copy_of(cloned), non_uniform_groups());
+        if (cloned && copy) {
+            copy.bound_ = bound_;  // the argument values came along
         }
-        return Kernel(source, name());
-#else
-        return Kernel(program(), name());
-#endif
+        return copy;
     }
 
-    /// Throws CL_INVALID_OPERATION if a buffer bound to this kernel is mapped in a way the
-    /// kernel's use of it conflicts with (Queue::enqueue calls it; free when nothing is mapped).
-    void check_unmapped() const {
+    /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
+    /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
+    /// when nothing is mapped).
+    bool check_unmapped() const {
         if (detail::map_registry.any()) [[unlikely]] {
             for (std::size_t i = 0; i < bound_.size(); ++i) {
-                if (bound_[i] != nullptr) {
-                    detail::map_registry.check(bound_[i], uses_[i], "clEnqueueNDRangeKernel");
+                if (bound_[i] != nullptr &&
+                    !detail::map_registry.check(bound_[i], uses_[i], "clEnqueueNDRangeKernel")) {
+                    return false;
                 }
             }
         }
+        return true;
     }
 
     /// Sets argument `Index` alone, with the same compile-time checks.
@@ -279,55 +502,60 @@ class Kernel : public KernelBase {
     }
 
   private:
-    Kernel(detail::Handle<cl_kernel> handle, bool non_uniform)
-        : KernelBase(std::move(handle), non_uniform) {
-        check_arity();
-    }
-
-    Kernel(detail::Handle<cl_kernel> handle, const Program& program)
-        : Kernel(std::move(handle), program.non_uniform_groups()) {
-        if (program.kernel_arg_info()) {
-            static constexpr detail::HostParam params[] = {detail::host_param<Params>()...,
-                                                           detail::HostParam{}};
-            detail::verify_params(get(), params, sizeof...(Params));
+    // Every Kernel is made here: the description is checked against Params (no queries: the
+    // program read it when it made the kernel first). Empty after a failure.
+    Kernel(detail::MadeKernel made, bool non_uniform) : KernelBase(std::move(made), non_uniform) {
+        if (get() != nullptr && !matches_params()) {
+            *this = Kernel();
         }
     }
 
-    void check_arity() const {
-        const cl_uint actual = arg_count();
-        if (actual != sizeof...(Params)) {
-            detail::throw_error(
+    bool matches_params() const {
+        const detail::KernelDescription& info = description();
+        if (info.arg_count != sizeof...(Params)) {
+            detail::fail(
                 CL_INVALID_KERNEL_ARGS, "clCreateKernel",
-                detail::concat("kernel ", detail::quoted_kernel_name(get()), " has ", actual,
+                detail::concat("kernel \"", info.name, "\" has ", info.arg_count,
                                " parameters, the C++ signature declares ", sizeof...(Params)));
+            return false;
         }
+        if (!info.arg_info) {
+            return true;
+        }
+        static constexpr detail::HostParam params[] = {detail::host_param<Params>()...,
+                                                       detail::HostParam{}};
+        return detail::verify_params(info.name, info.args, params, sizeof...(Params));
     }
 
     template <std::size_t... I, class... Args>
     void set_all(std::index_sequence<I...>, const Args&... args) {
         constexpr bool all_fit = (detail::argument_fits<I, Params, Args>() && ...);
         if constexpr (all_fit) {
-            (set_one<Params>(static_cast<cl_uint>(I), args), ...);
+            // Stops at the first failure (reported through OnError when it does not throw).
+            (set_one<Params>(static_cast<cl_uint>(I), args) && ...);
         }
     }
 
     template <class Param, class Arg>
-    void set_one(cl_uint index, const Arg& arg) {
+    bool set_one(cl_uint index, const Arg& arg) {
         if constexpr (detail::is_buffer<Arg>) {
             bound_[index] = set_buffer(index, arg, uses_[index]);
+            return bound_[index] != nullptr;
         } else if constexpr (detail::is_svm_pointer<Arg>) {
 #if CL_TARGET_OPENCL_VERSION >= 200
-            set_svm(index, arg.pointer);
             bound_[index] = nullptr;
+            return set_svm(index, arg.pointer);
 #else
             static_assert(sizeof(Arg) == 0,
                           "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
+            return false;
 #endif
         } else if constexpr (detail::is_local_mem<Arg>) {
-            set_local(index, arg.count, sizeof(typename detail::ParamTraits<Param>::element_type));
+            return set_local(index, arg.count,
+                             sizeof(typename detail::ParamTraits<Param>::element_type));
         } else {
             const Param value(arg);
-            set_raw(index, sizeof(Param), &value);
+            return set_raw(index, sizeof(Param), &value);
         }
     }
 
@@ -357,55 +585,60 @@ class DynamicKernel : public KernelBase {
     /// An empty kernel; assign one from Program::kernel before use.
     DynamicKernel() = default;
 
-    /// Creates the kernel `name` of a built program and reads the driver's description of its
-    /// parameters (once, here: set_args queries nothing).
-    DynamicKernel(const Program& program, std::string_view name)
-        : DynamicKernel(create(program, name), program) {}
+    /// The kernel `name` of a built program, with the driver's description of its parameters
+    /// (read once per program and name: set_args queries nothing).
+    DynamicKernel(const Program& program, std::string_view name, OnError = {})
+        : DynamicKernel(detail::make_kernel(program, name), program.non_uniform_groups()) {}
 
-    /// Takes ownership of `raw` (also if this throws).
-    [[nodiscard]] static DynamicKernel adopt(cl_kernel raw) {
-        auto handle = detail::Handle<cl_kernel>::adopt(raw);
-        return DynamicKernel(std::move(handle), program_of(raw));
+    /// Takes ownership of `raw` (also if this fails).
+    [[nodiscard]] static DynamicKernel adopt(cl_kernel raw, OnError = {}) {
+        bool non_uniform = false;
+        auto made = describe(detail::Handle<cl_kernel>::adopt(raw), non_uniform);
+        return DynamicKernel(std::move(made), non_uniform);
     }
-    [[nodiscard]] static DynamicKernel retain(cl_kernel raw) {
-        auto handle = detail::Handle<cl_kernel>::retain(raw);
-        return DynamicKernel(std::move(handle), program_of(raw));
+    [[nodiscard]] static DynamicKernel retain(cl_kernel raw, OnError = {}) {
+        bool non_uniform = false;
+        auto made = describe(detail::Handle<cl_kernel>::retain(raw), non_uniform);
+        return DynamicKernel(std::move(made), non_uniform);
     }
 
     /// The number of parameters.
-    std::size_t arity() const noexcept { return params_.size(); }
+    std::size_t arity() const noexcept { return bound_.size(); }
     /// True when the driver described the parameters, so set_args checks more than the count.
-    bool has_arg_info() const noexcept { return arg_info_; }
+    bool has_arg_info() const noexcept { return get() != nullptr && description().arg_info; }
     /// The parameter list as the driver describes it, e.g. "(__global const float* a, uint n)";
     /// without arg info only the count is known.
     std::string signature() const {
-        if (!arg_info_) {
-            return detail::concat("(", params_.size(),
+        if (!has_arg_info()) {
+            return detail::concat("(", arity(),
                                   " parameters; no arg info: build with -cl-kernel-arg-info)");
         }
         std::string text = "(";
-        for (const detail::ArgInfo& param : params_) {
+        for (const detail::ArgInfo& param : description().args) {
             text += detail::concat(text.size() > 1 ? ", " : "", param.declaration());
         }
         return text + ")";
     }
 
-    /// Sets every argument: buffers, LocalMem<T>{count} and values. Throws Error, before any
-    /// argument is set, for the wrong count or an argument that provably does not fit.
+    /// Sets every argument: buffers, LocalMem<T>{count} and values. Fails, before any argument
+    /// is set, for the wrong count or an argument that provably does not fit.
     template <class... Args>
     DynamicKernel& set_args(const Args&... args) {
         static_assert((detail::DynamicArgument<Args> && ...),
                       "DynamicKernel::set_args: pass buffers, LocalMem<T>{count}, svm(p) or "
                       "trivially copyable values (not pointers, arrays or bool)");
-        if (sizeof...(Args) != params_.size()) [[unlikely]] {
+        if (sizeof...(Args) != bound_.size() || get() == nullptr) [[unlikely]] {
             wrong_count(sizeof...(Args));
+            return *this;
         }
-        if (arg_info_) {
+        if (description().arg_info) {
             cl_uint index = 0;
-            (check_argument<Args>(index++), ...);
+            if (!(check_argument<Args>(index++) && ...)) {
+                return *this;
+            }
         }
         cl_uint index = 0;
-        (set_one(index++, args), ...);
+        (void)(set_one(index++, args) && ...);
         return *this;
     }
 
@@ -415,14 +648,18 @@ class DynamicKernel : public KernelBase {
         static_assert(detail::DynamicArgument<Arg>,
                       "DynamicKernel::set_arg: pass a buffer, LocalMem<T>{count}, svm(p) or a "
                       "trivially copyable value (not a pointer, array or bool)");
-        if (index >= params_.size()) [[unlikely]] {
-            detail::throw_error(
-                CL_INVALID_ARG_INDEX, "clSetKernelArg",
-                detail::concat("argument ", index, " of kernel \"", name(), "\": the kernel has ",
-                               params_.size(), " parameters"));
+        if (get() == nullptr) [[unlikely]] {
+            refuse_empty("clSetKernelArg");
+            return *this;
         }
-        if (arg_info_) {
-            check_argument<Arg>(index);
+        if (index >= bound_.size()) [[unlikely]] {
+            detail::fail(CL_INVALID_ARG_INDEX, "clSetKernelArg",
+                         detail::concat("argument ", index, " of kernel \"", name(),
+                                        "\": the kernel has ", bound_.size(), " parameters"));
+            return *this;
+        }
+        if (description().arg_info && !check_argument<Arg>(index)) {
+            return *this;
         }
         set_one(index, arg);
         return *this;
@@ -430,37 +667,28 @@ class DynamicKernel : public KernelBase {
 
     /// A kernel of its own for another thread, as Kernel::clone(): on OpenCL 2.1+ platforms it
     /// keeps the argument values set so far, on older ones they must be set again.
-    [[nodiscard]] DynamicKernel clone() const {
-#if CL_TARGET_OPENCL_VERSION >= 210
-        const Program source = program();
-        if (source.context().devices().front().platform().version() >= Version{2, 1}) {
-            cl_int code = CL_SUCCESS;
-            cl_kernel raw = clCloneKernel(get(), &code);
-            if (code == CL_SUCCESS) {
-                return DynamicKernel(detail::Handle<cl_kernel>::adopt(raw), *this);
-            }
-            if (code != CL_INVALID_OPERATION) {
-                detail::throw_error(code, "clCloneKernel",
-                                    detail::concat("kernel \"", name(), "\""));
-            }
+    [[nodiscard]] DynamicKernel clone(OnError = {}) const {
+        bool cloned = false;
+        DynamicKernel copy(copy_of(cloned), non_uniform_groups());
+        if (cloned && copy) {
+            copy.bound_ = bound_;  // the argument values came along
         }
-        return DynamicKernel(source, name());
-#else
-        return DynamicKernel(program(), name());
-#endif
+        return copy;
     }
 
-    /// Throws CL_INVALID_OPERATION if a buffer bound to this kernel is mapped in a way the
-    /// kernel's use of it conflicts with (Queue::enqueue calls it; free when nothing is mapped).
-    void check_unmapped() const {
+    /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
+    /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
+    /// when nothing is mapped).
+    bool check_unmapped() const {
         if (detail::map_registry.any()) [[unlikely]] {
-            for (std::size_t i = 0; i < bound_.size(); ++i) {
-                if (bound_[i].mem != nullptr) {
-                    detail::map_registry.check(bound_[i].mem, bound_[i].use,
-                                               "clEnqueueNDRangeKernel");
+            for (const Bound& bound : bound_) {
+                if (bound.mem != nullptr &&
+                    !detail::map_registry.check(bound.mem, bound.use, "clEnqueueNDRangeKernel")) {
+                    return false;
                 }
             }
         }
+        return true;
     }
 
   private:
@@ -469,42 +697,29 @@ class DynamicKernel : public KernelBase {
         detail::Use use = detail::Use::read;
     };
 
-    // A clone: the same description, and the argument values (so the bound buffers) came along.
-    DynamicKernel(detail::Handle<cl_kernel> handle, const DynamicKernel& original)
-        : KernelBase(std::move(handle), original.non_uniform_groups()),
-          params_(original.params_),
-          bound_(original.bound_),
-          arg_info_(original.arg_info_) {}
-
-    DynamicKernel(detail::Handle<cl_kernel> handle, const Program& program)
-        : KernelBase(std::move(handle), program.non_uniform_groups()) {
-        params_.resize(arg_count());
-        bound_.resize(params_.size());
-        if (program.kernel_arg_info()) {
-            for (std::size_t i = 0; i < params_.size(); ++i) {
-                params_[i] = detail::query_arg_info(get(), static_cast<cl_uint>(i));
-                if (!params_[i].known()) {
-                    break;  // drivers answer alike for every argument of a kernel
-                }
-                arg_info_ = true;
-            }
+    DynamicKernel(detail::MadeKernel made, bool non_uniform)
+        : KernelBase(std::move(made), non_uniform) {
+        if (get() != nullptr) {
+            // Sized once: set_args allocates nothing.
+            bound_.resize(description().arg_count);
         }
     }
 
     template <class Arg>
-    void check_argument(cl_uint index) const {
+    bool check_argument(cl_uint index) const {
         static constexpr detail::HostArg host = detail::host_arg<Arg>();
         cl_int code = CL_SUCCESS;
-        std::string reason = detail::argument_mismatch(host, params_[index], code);
+        std::string reason = detail::argument_mismatch(host, description().args[index], code);
         if (!reason.empty()) [[unlikely]] {
-            argument_failed(index, host, code, reason);
+            return argument_failed(index, host, code, reason);
         }
+        return true;
     }
 
     // How the kernel uses a buffer: from its declaration where the driver described it, else
     // from the buffer's access (a buffer kernels may write is taken as written).
     detail::Use use_of(cl_uint index, bool kernel_writes) const {
-        const detail::ArgInfo& param = params_[index];
+        const detail::ArgInfo& param = description().args[index];
         if (param.known_space && param.space == detail::AddressSpace::constant) {
             return detail::Use::read;
         }
@@ -515,54 +730,57 @@ class DynamicKernel : public KernelBase {
     }
 
     template <class Arg>
-    void set_one(cl_uint index, const Arg& arg) {
+    bool set_one(cl_uint index, const Arg& arg) {
         if constexpr (detail::is_buffer<Arg>) {
             const detail::Use use = use_of(index, Arg::access_type::kernel_writes);
             bound_[index] = {set_buffer(index, arg, use), use};
+            return bound_[index].mem != nullptr;
         } else if constexpr (detail::is_svm_pointer<Arg>) {
 #if CL_TARGET_OPENCL_VERSION >= 200
-            set_svm(index, arg.pointer);
             bound_[index] = {};
+            return set_svm(index, arg.pointer);
 #else
             static_assert(sizeof(Arg) == 0,
                           "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
+            return false;
 #endif
         } else if constexpr (detail::is_local_mem<Arg>) {
-            set_local(index, arg.count, sizeof(typename Arg::value_type));
+            return set_local(index, arg.count, sizeof(typename Arg::value_type));
         } else {
-            set_raw(index, sizeof(Arg), &arg);
+            return set_raw(index, sizeof(Arg), &arg);
         }
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] void wrong_count(std::size_t given) const {
-        detail::throw_error(
-            CL_INVALID_KERNEL_ARGS, "clSetKernelArg",
-            detail::concat("set_args: kernel \"", name(), "\" takes ", params_.size(),
-                           " arguments, ", given, " given ", signature()));
+    [[gnu::noinline, gnu::cold]] void wrong_count(std::size_t given) const {
+        if (get() == nullptr) {
+            detail::fail(CL_INVALID_KERNEL, "clSetKernelArg",
+                         "set_args: the kernel is empty (default-constructed or moved-from)");
+            return;
+        }
+        detail::fail(CL_INVALID_KERNEL_ARGS, "clSetKernelArg",
+                     detail::concat("set_args: kernel \"", name(), "\" takes ", bound_.size(),
+                                    " arguments, ", given, " given ", signature()));
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] void argument_failed(cl_uint index,
-                                                                const detail::HostArg& host,
-                                                                cl_int code,
-                                                                const std::string& reason) const {
-        const detail::ArgInfo& param = params_[index];
-        detail::throw_error(
+    [[gnu::noinline, gnu::cold]] bool argument_failed(cl_uint index, const detail::HostArg& host,
+                                                      cl_int code,
+                                                      const std::string& reason) const {
+        const detail::ArgInfo& param = description().args[index];
+        detail::fail(
             code, "clSetKernelArg",
             detail::concat(
                 "argument ", index,
                 param.name.empty() ? std::string() : detail::concat(" (\"", param.name, "\")"),
                 " of kernel \"", name(), "\": the kernel declares ", param.declaration(),
                 ", the argument is ", detail::host_arg_name(host), ": ", reason));
+        return false;
     }
 
-    std::vector<detail::ArgInfo> params_;
-    // The buffers last bound through this object, for the launch-time mapping check (sized
-    // once: set_args allocates nothing).
+    // The buffers last bound through this object, for the launch-time mapping check.
     std::vector<Bound> bound_;
-    bool arg_info_ = false;
 };
 
-inline DynamicKernel Program::kernel(std::string_view name) const {
+inline DynamicKernel Program::kernel(std::string_view name, OnError) const {
     return DynamicKernel(*this, name);
 }
 

@@ -55,22 +55,29 @@ class MapRegistry {
     /// True when some mapping is alive somewhere (the only cost of a check in the common case).
     bool any() const noexcept { return live_.load(std::memory_order_relaxed) != 0; }
 
-    /// Throws CL_INVALID_OPERATION if using `mem` as `use` conflicts with a live mapping.
-    void check(cl_mem mem, Use use, const char* call) const {
+    /// Fails with CL_INVALID_OPERATION (and returns false) if using `mem` as `use` conflicts
+    /// with a live mapping.
+    bool check(cl_mem mem, Use use, const char* call) const {
         if (any()) [[unlikely]] {
-            check_slow(mem, use, call);
+            return check_slow(mem, use, call);
         }
+        return true;
     }
 
     /// Records a new mapping of `mem`'s byte range [begin, end) (relative to `mem`), after
-    /// checking that it conflicts with no live one; returns its ticket.
+    /// checking that it conflicts with no live one; returns its ticket, 0 after a failure.
     std::uint64_t add(cl_mem mem, std::size_t begin, std::size_t end, bool writable,
                       const char* call) {
+        const FailureWatch watch;
         const MemRange whole = range_of(mem);
+        if (watch.failed()) {
+            return 0;
+        }
         const MemRange range{whole.root, whole.begin + begin, whole.begin + end};
         const std::lock_guard lock(mutex_);
         if (const Region* other = find_conflict(range, writable)) {
             conflict(*other, range, writable ? Use::write : Use::read, call);
+            return 0;
         }
         const std::uint64_t ticket = ++last_ticket_;
         regions_.push_back({ticket, range, writable});
@@ -100,23 +107,28 @@ class MapRegistry {
         return nullptr;
     }
 
-    [[gnu::noinline, gnu::cold]] void check_slow(cl_mem mem, Use use, const char* call) const {
+    [[gnu::noinline, gnu::cold]] bool check_slow(cl_mem mem, Use use, const char* call) const {
+        const FailureWatch watch;
         const MemRange range = range_of(mem);
+        if (watch.failed()) {
+            return false;
+        }
         const std::lock_guard lock(mutex_);
         if (const Region* other = find_conflict(range, use == Use::write)) {
             conflict(*other, range, use, call);
+            return false;
         }
+        return true;
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] static void conflict(const Region& mapped,
-                                                                const MemRange& range, Use use,
-                                                                const char* call) {
-        throw_error(CL_INVALID_OPERATION, call,
-                    concat("the buffer's bytes [", range.begin, ", ", range.end, ") would be ",
-                           use == Use::write ? "written" : "read", " while bytes [",
-                           mapped.range.begin, ", ", mapped.range.end, ") are mapped for ",
-                           mapped.writable ? "writing" : "reading",
-                           " by a live MappedSpan: unmap it (destroy it or call unmap()) first"));
+    [[gnu::noinline, gnu::cold]] static void conflict(const Region& mapped, const MemRange& range,
+                                                      Use use, const char* call) {
+        fail(CL_INVALID_OPERATION, call,
+             concat("the buffer's bytes [", range.begin, ", ", range.end, ") would be ",
+                    use == Use::write ? "written" : "read", " while bytes [", mapped.range.begin,
+                    ", ", mapped.range.end, ") are mapped for ",
+                    mapped.writable ? "writing" : "reading",
+                    " by a live MappedSpan: unmap it (destroy it or call unmap()) first"));
     }
 
     std::atomic<std::size_t> live_{0};
@@ -164,13 +176,13 @@ class MappedSpan {
     }
     ~MappedSpan() { unmap_noexcept(); }
 
-    /// Unmaps now and reports failure by throwing; the view is empty afterwards.
-    void unmap() {
+    /// Unmaps now, reporting a failure (see OnError); the view is empty afterwards.
+    void unmap(OnError = {}) {
         if (data_ == nullptr) {
             return;
         }
         const cl_int code = release();
-        detail::check(code, "clEnqueueUnmapMemObject");
+        (void)detail::check(code, "clEnqueueUnmapMemObject");
     }
 
     T* data() const noexcept { return data_; }
@@ -185,7 +197,7 @@ class MappedSpan {
     operator std::span<const T>() const noexcept requires(!std::is_const_v<T>) { return span(); }
 
     /// Maps `count` elements at element `offset` of `mem` (blocking) and registers the mapping.
-    /// Used by Buffer::map_read/map_write/map_read_write.
+    /// Used by Buffer::map_read/map_write/map_read_write. Empty after a failure.
     static MappedSpan map(cl_command_queue queue, cl_mem mem, cl_map_flags flags,
                           std::size_t offset, std::size_t count, const WaitList& wait = {}) {
         MappedSpan view;
@@ -199,14 +211,18 @@ class MappedSpan {
         const std::size_t bytes = count * sizeof(T);
         const std::uint64_t ticket =
             detail::map_registry.add(mem, begin, begin + bytes, writable, "clEnqueueMapBuffer");
+        if (ticket == 0) {
+            return {};
+        }
         cl_int code = CL_SUCCESS;
         void* host = clEnqueueMapBuffer(queue, mem, CL_TRUE, flags, begin, bytes, wait.size(),
                                         wait.data(), nullptr, &code);
         if (code != CL_SUCCESS) {
             detail::map_registry.remove(ticket);
-            detail::throw_error(code, "clEnqueueMapBuffer",
-                                detail::concat(count, " elements at offset ", offset, " (", bytes,
-                                               " bytes at ", begin, ")"));
+            detail::fail(code, "clEnqueueMapBuffer",
+                         detail::concat(count, " elements at offset ", offset, " (", bytes,
+                                        " bytes at ", begin, ")"));
+            return {};
         }
         view.data_ = static_cast<T*>(host);
         view.size_ = count;

@@ -19,7 +19,8 @@ class NDRange {
     constexpr NDRange() noexcept = default;
 
     /// NDRange{n}, NDRange{x, y}, NDRange{x, y, z}. Any integer type is accepted (no narrowing
-    /// surprise for `int n`); a negative size throws CL_INVALID_VALUE naming the dimension.
+    /// surprise for `int n`); a negative size fails with CL_INVALID_VALUE naming the dimension
+    /// (recorded by an OnError scope, the size becomes 0, which a launch refuses).
     template <std::integral... Sizes>
     requires(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3 &&
              (!std::same_as<Sizes, bool> && ...)) constexpr NDRange(Sizes... sizes)
@@ -66,9 +67,10 @@ class NDRange {
     static constexpr std::size_t to_size(I size, std::size_t dimension) {
         if constexpr (std::is_signed_v<I>) {
             if (size < 0) {
-                detail::throw_error(CL_INVALID_VALUE, "NDRange",
-                                    detail::concat("size ", static_cast<long long>(size),
-                                                   " in dimension ", dimension, " is negative"));
+                detail::fail(CL_INVALID_VALUE, "NDRange",
+                             detail::concat("size ", static_cast<long long>(size), " in dimension ",
+                                            dimension, " is negative"));
+                return 0;  // recorded (see OnError): the range is refused when launched
             }
         }
         return static_cast<std::size_t>(size);

@@ -31,25 +31,33 @@ class PinnedBuffer {
     PinnedBuffer() = default;
 
     /// `count` elements of pinned host memory in `queue`'s context (uninitialized).
-    PinnedBuffer(const Queue& queue, std::size_t count) {
+    PinnedBuffer(const Queue& queue, std::size_t count, OnError = {}) {
         if (count == 0 || count > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
-            detail::throw_error(
+            detail::fail(
                 CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
                 detail::concat("pinned memory of ", count, " elements of ", sizeof(T), " bytes"));
+            return;
         }
         cl_int code = CL_SUCCESS;
         mem_ = detail::Handle<cl_mem>::adopt(
             clCreateBuffer(queue.context_handle(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
                            count * sizeof(T), nullptr, &code));
-        detail::check(code, "clCreateBuffer", [&] {
-            return detail::concat("pinned memory of ", count, " elements (", count * sizeof(T),
-                                  " bytes)");
-        });
+        if (!detail::check(code, "clCreateBuffer", [&] {
+                return detail::concat("pinned memory of ", count, " elements (", count * sizeof(T),
+                                      " bytes)");
+            })) {
+            mem_.reset();
+            return;
+        }
         queue_ = detail::Handle<cl_command_queue>::retain(queue.get());
         void* host =
             clEnqueueMapBuffer(queue.get(), mem_.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
                                count * sizeof(T), 0, nullptr, nullptr, &code);
-        detail::check(code, "clEnqueueMapBuffer", [] { return "pinned memory"; });
+        if (!detail::check(code, "clEnqueueMapBuffer", [] { return "pinned memory"; })) {
+            mem_.reset();
+            queue_.reset();
+            return;
+        }
         data_ = static_cast<T*>(host);
         size_ = count;
     }
@@ -93,9 +101,13 @@ class PinnedBuffer {
     operator std::span<const T>() const noexcept { return span(); }  // NOLINT
 
     /// Blocks until every asynchronous transfer using this memory has completed.
-    void wait() {
+    void wait(OnError = {}) {
+        const detail::FailureWatch watch;
         for (const Event& event : pending_) {
             event.wait();
+            if (watch.failed()) {
+                break;
+            }
         }
         pending_.clear();
     }

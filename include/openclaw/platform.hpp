@@ -86,16 +86,18 @@ class Platform {
         : handle_(detail::Handle<cl_platform_id>::adopt(id)) {}
 
     /// Every installed platform; empty (not an error) when no OpenCL driver (ICD) is installed.
-    static std::vector<Platform> list() {
+    static std::vector<Platform> list(OnError = {}) {
         cl_uint count = 0;
         const cl_int code = clGetPlatformIDs(0, nullptr, &count);
         if (code == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */ ||
             (code == CL_SUCCESS && count == 0)) {
             return {};
         }
-        detail::check(code, "clGetPlatformIDs");
         std::vector<cl_platform_id> ids(count);
-        detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs");
+        if (!detail::check(code, "clGetPlatformIDs") ||
+            !detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs")) {
+            return {};
+        }
         std::vector<Platform> platforms;
         platforms.reserve(count);
         for (cl_uint i = 0; i < count; ++i) {
@@ -105,18 +107,18 @@ class Platform {
     }
 
     /// The platform's devices of `type`; empty when it has none of that type.
-    std::vector<Device> devices(DeviceType type = DeviceType::all) const;
+    std::vector<Device> devices(DeviceType type = DeviceType::all, OnError = {}) const;
 
-    std::string name() const { return info<CL_PLATFORM_NAME>(); }
-    std::string vendor() const { return info<CL_PLATFORM_VENDOR>(); }
+    std::string name(OnError = {}) const { return info<CL_PLATFORM_NAME>(); }
+    std::string vendor(OnError = {}) const { return info<CL_PLATFORM_VENDOR>(); }
     /// The full version string, e.g. "OpenCL 3.0 CUDA 12.8.90".
-    std::string version_string() const { return info<CL_PLATFORM_VERSION>(); }
+    std::string version_string(OnError = {}) const { return info<CL_PLATFORM_VERSION>(); }
     /// The OpenCL version the platform implements, parsed from version_string().
-    Version version() const { return detail::parse_version(version_string()); }
+    Version version(OnError = {}) const { return detail::parse_version(version_string()); }
 
     /// Typed clGetPlatformInfo: info<CL_PLATFORM_NAME>() is a std::string.
     template <cl_platform_info Param>
-    detail::info_t<cl_platform_id, Param> info() const {
+    detail::info_t<cl_platform_id, Param> info(OnError = {}) const {
         return detail::get_info<cl_platform_id, Param>(get());
     }
 

@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Program: OpenCL C source built for every device of a context. A failed build throws
-// BuildError carrying each device's log; a successful build keeps its logs (warnings) readable.
+// Program: OpenCL C source (or binaries, or SPIR-V) built for every device of a context, with
+// BuildOptions as a value type. A failed build reports BuildError carrying each device's log; a
+// successful build keeps its logs (warnings) readable and its binary in the BinaryCache.
 // Kernels come from program.kernel<Params...>("name") (typed by hand),
 // program.kernel<source, "name">() (typed by the source's declaration) or program.kernel("name")
-// (checked at run time).
+// (checked at run time); each is made once per program and name, and handed out as copies.
 
+#include <openclaw/cache.hpp>
 #include <openclaw/context.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/device.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <concepts>
 #include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -24,6 +33,7 @@ namespace openclaw {
 template <class... Params>
 class Kernel;
 class DynamicKernel;
+class Program;
 template <std::size_t N>
 struct FixedString;
 
@@ -33,7 +43,16 @@ template <const auto& Source, auto Name>
 struct SourceKernel;
 }  // namespace detail
 
-/// Options for clBuildProgram, e.g. {"-cl-fast-relaxed-math", "-DN=4"} or one string.
+/// The OpenCL C version a program is compiled as when its options name none (-cl-std).
+enum class LanguageVersion : unsigned char {
+    highest,           ///< the highest version every device of the context accepts (the default)
+    compiler_default,  ///< no -cl-std: the compiler's default, the highest OpenCL C 1.x
+};
+
+/// Options for clBuildProgram: raw strings ({"-cl-mad-enable", "-DN=4"} or one string) and
+/// named parts (define, include_directory, language, fast_math, warnings_as_errors), plus what
+/// Program::build adds itself: -cl-std (see LanguageVersion), -cl-kernel-arg-info (see
+/// kernel_arg_info) and the binary cache to use (see cache).
 class BuildOptions {
   public:
     BuildOptions() = default;
@@ -59,6 +78,107 @@ class BuildOptions {
         return *this;
     }
 
+    /// -D name: defines the macro `name` (as 1).
+    BuildOptions& define(std::string_view name, OnError = {}) {
+        if (valid_macro_name(name)) {
+            add(detail::concat("-D", name));
+        }
+        return *this;
+    }
+
+    /// -D name=value. Integers and bools are written in decimal, floating-point values exactly
+    /// (shortest round-trip form; a float gets the f suffix: 0.5f), strings as they are (a
+    /// replacement text such as "unsigned int" or "(a + b)", quoted for the driver when it holds
+    /// spaces). A value no driver can be handed (a double quote, a line break, a NaN or an
+    /// infinity) fails with CL_INVALID_BUILD_OPTIONS.
+    template <class T>
+    BuildOptions& define(std::string_view name, const T& value, OnError = {}) {
+        static_assert(std::is_arithmetic_v<T> || std::is_convertible_v<const T&, std::string_view>,
+                      "BuildOptions::define: the value must be a number, a bool or a string");
+        static_assert(!std::is_same_v<T, long double>,
+                      "BuildOptions::define: OpenCL C has no long double");
+        if (!valid_macro_name(name)) {
+            return *this;
+        }
+        std::string text;
+        if constexpr (std::is_same_v<T, bool>) {
+            text = value ? "1" : "0";
+        } else if constexpr (std::is_integral_v<T>) {
+            text = std::to_string(value);
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!std::isfinite(value)) {
+                detail::fail(
+                    CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
+                    detail::concat("macro ", name, ": ", value, " has no OpenCL C literal"));
+                return *this;
+            }
+            char digits[64];
+            const auto result = std::to_chars(digits, digits + sizeof(digits), value);
+            text.assign(digits, result.ptr);
+            if (text.find_first_of(".e") == std::string::npos) {
+                text += ".0";
+            }
+            if constexpr (std::is_same_v<T, float>) {
+                text += 'f';
+            }
+        } else {
+            text = std::string(std::string_view(value));
+            if (text.find_first_of("\"\n\r") != std::string::npos) {
+                detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
+                             detail::concat("macro ", name, ": the value \"", text,
+                                            "\" holds a double quote or a line break, which "
+                                            "drivers' option parsers cannot take"));
+                return *this;
+            }
+            if (text.find_first_of(" \t") != std::string::npos) {
+                text = detail::concat('"', text, '"');
+            }
+        }
+        return add(detail::concat("-D", name, "=", text));
+    }
+
+    /// -I dir: a directory searched for #include files (quoted when it holds spaces; PoCL before
+    /// 4.0 cannot take such a path at all, its option parser turns the quotes into spaces).
+    BuildOptions& include_directory(std::string_view directory, OnError = {}) {
+        if (directory.empty() || directory.find_first_of("\"\n\r") != std::string_view::npos) {
+            detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::include_directory",
+                         detail::concat("\"", directory, "\" is ",
+                                        directory.empty() ? "empty"
+                                                          : "not a path drivers can take (a "
+                                                            "double quote or a line break)"));
+            return *this;
+        }
+        if (directory.find_first_of(" \t") != std::string_view::npos) {
+            return add(detail::concat("-I \"", directory, "\""));
+        }
+        return add(detail::concat("-I ", directory));
+    }
+
+    /// -cl-std=CLx.y: compiles as OpenCL C 1.1, 1.2, 2.0 or 3.0.
+    BuildOptions& language(Version version, OnError = {}) {
+        if (version != Version{1, 1} && version != Version{1, 2} && version != Version{2, 0} &&
+            version != Version{3, 0}) {
+            detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::language",
+                         detail::concat("OpenCL C ", version.major, '.', version.minor,
+                                        " is not 1.1, 1.2, 2.0 or 3.0"));
+            return *this;
+        }
+        return add(detail::concat("-cl-std=CL", version.major, '.', version.minor));
+    }
+    /// Whether Program::build adds -cl-std when the options name no version (by default the
+    /// highest version all devices accept).
+    BuildOptions& language(LanguageVersion choice) noexcept {
+        language_ = choice;
+        return *this;
+    }
+    LanguageVersion language_choice() const noexcept { return language_; }
+
+    /// -cl-fast-relaxed-math: faster, less exact floating point (also defines
+    /// __FAST_RELAXED_MATH__ in the source).
+    BuildOptions& fast_math() { return add("-cl-fast-relaxed-math"); }
+    /// -Werror: a warning fails the build.
+    BuildOptions& warnings_as_errors() { return add("-Werror"); }
+
     /// True if `option` appears as a whole word, or as the prefix of one ending in '=' or a
     /// version ("-cl-std=CL2" matches "-cl-std=CL2.0").
     bool contains(std::string_view option) const {
@@ -73,6 +193,48 @@ class BuildOptions {
     }
 
     const std::string& str() const noexcept { return text_; }
+
+    /// The options split as drivers split them: at spaces outside double quotes, the quotes
+    /// removed.
+    std::vector<std::string> tokens() const {
+        std::vector<std::string> out;
+        std::string token;
+        bool quoted = false;
+        bool pending = false;
+        for (char c : text_) {
+            if (c == '"') {
+                quoted = !quoted;
+                pending = true;
+            } else if ((c == ' ' || c == '\t') && !quoted) {
+                if (pending) {
+                    out.push_back(std::move(token));
+                    token.clear();
+                    pending = false;
+                }
+            } else {
+                token += c;
+                pending = true;
+            }
+        }
+        if (pending) {
+            out.push_back(std::move(token));
+        }
+        return out;
+    }
+
+    /// The directories of -I options, named parts and raw strings alike, in order.
+    std::vector<std::string> include_directories() const {
+        std::vector<std::string> dirs;
+        const auto all = tokens();
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            if (all[i] == "-I" && i + 1 < all.size()) {
+                dirs.push_back(all[++i]);
+            } else if (all[i].size() > 2 && all[i].compare(0, 2, "-I") == 0) {
+                dirs.push_back(all[i].substr(2));
+            }
+        }
+        return dirs;
+    }
 
     /// Chooses whether Program::build adds -cl-kernel-arg-info, with which the driver describes
     /// every kernel parameter and openclaw checks kernels against that description. By default
@@ -91,10 +253,81 @@ class BuildOptions {
 #endif
     }
 
+    /// The binary cache Program::build reads and writes: `BinaryCache{}` turns caching off,
+    /// `BinaryCache{dir}` uses `dir`. Without this call: BinaryCache::user_default().
+    BuildOptions& cache(BinaryCache cache) {
+        cache_ = std::move(cache);
+        cache_chosen_ = true;
+        return *this;
+    }
+    const BinaryCache& binary_cache() const {
+        return cache_chosen_ ? cache_ : BinaryCache::user_default();
+    }
+
+    /// The options as clBuildProgram receives them from Program::build for `devices`: these,
+    /// then -cl-std=CLx.y (unless a version is named or LanguageVersion::compiler_default is
+    /// chosen: the highest OpenCL C version every device accepts, from 1.1 up), then
+    /// -cl-kernel-arg-info (see kernel_arg_info).
+    BuildOptions for_devices(std::span<const Device> devices, OnError = {}) const {
+        BuildOptions out = *this;
+        if (language_ == LanguageVersion::highest && !contains("-cl-std=")) {
+            const Version version = highest_common_language(devices);
+            if (version >= Version{1, 1}) {
+                out.add(detail::concat("-cl-std=CL", version.major, '.', version.minor));
+            }
+        }
+        if (adds_kernel_arg_info() && !contains("-cl-kernel-arg-info")) {
+            // -cl-kernel-arg-info exists since OpenCL 1.2; older compilers would refuse it.
+            bool all = true;
+            for (const Device& device : devices) {
+                all = all && device.version() >= Version{1, 2};
+            }
+            if (all) {
+                out.add("-cl-kernel-arg-info");
+            }
+        }
+        return out;
+    }
+
+    /// The highest OpenCL C version every device of `devices` accepts; {0, 0} if they share none.
+    static Version highest_common_language(std::span<const Device> devices) {
+        std::vector<Version> common;
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            const std::vector<Version> accepted = devices[i].opencl_c_versions();
+            if (i == 0) {
+                common = accepted;
+            } else {
+                std::erase_if(common, [&](Version v) {
+                    return std::find(accepted.begin(), accepted.end(), v) == accepted.end();
+                });
+            }
+        }
+        return common.empty() ? Version{} : *std::max_element(common.begin(), common.end());
+    }
+
   private:
     enum class ArgInfo : unsigned char { by_default, on, off };
+
+    static bool valid_macro_name(std::string_view name) {
+        bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
+        for (char c : name) {
+            ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                        (c >= '0' && c <= '9') || c == '_');
+        }
+        if (!ok) {
+            detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
+                         detail::concat("\"", name,
+                                        "\" is not a macro name (letters, digits and "
+                                        "_, not starting with a digit)"));
+        }
+        return ok;
+    }
+
     std::string text_;
     ArgInfo arg_info_ = ArgInfo::by_default;
+    LanguageVersion language_ = LanguageVersion::highest;
+    bool cache_chosen_ = false;
+    BinaryCache cache_;
 };
 
 namespace detail {
@@ -114,7 +347,41 @@ struct ProgramFlags {
     static ProgramFlags of(const BuildOptions& options) {
         return {allows_non_uniform_groups(options), options.contains("-cl-kernel-arg-info")};
     }
+    /// As of(options), with non-uniform work-groups only where every device can run them.
+    static ProgramFlags of(const BuildOptions& options, const std::vector<Device>& devices) {
+        ProgramFlags flags = of(options);
+        for (const Device& device : devices) {
+            flags.non_uniform_groups = flags.non_uniform_groups && device.non_uniform_work_groups();
+        }
+        return flags;
+    }
 };
+
+struct KernelDescription;  // kernel.hpp: what the driver says about one kernel
+
+/// A kernel made once per program and name. The prototype is never handed out (its arguments
+/// stay unset); requests get clones of it, which have their own argument values.
+struct CachedKernel {
+    std::string name;
+    Handle<cl_kernel> prototype;  // empty where kernels cannot be cloned (before OpenCL 2.1)
+    std::shared_ptr<const KernelDescription> description;
+};
+
+/// What the copies of one Program share: what its options mean, the logs of a build served
+/// from the binary cache, and the kernels made so far.
+struct ProgramState {
+    ProgramFlags flags;
+    bool from_cache = false;
+    std::vector<std::string> cached_logs;
+    std::mutex mutex;  // guards what follows
+    bool platform_known = false;
+    Version platform_version;  // decides clCloneKernel and SVM arguments; read once
+    std::vector<CachedKernel> kernels;
+};
+
+/// A kernel made for a request, with its shared description (kernel.hpp).
+struct MadeKernel;
+MadeKernel make_kernel(const Program& program, std::string_view name);
 
 }  // namespace detail
 
@@ -122,54 +389,162 @@ class Program {
   public:
     Program() = default;
 
-    /// Compiles and links `source` for every device of `context`. Throws BuildError (with every
-    /// device's log) if it fails on any of them.
+    /// Compiles and links `source` for every device of `context`, with `options` plus -cl-std
+    /// and -cl-kernel-arg-info (see BuildOptions::for_devices). A binary cache entry of the same
+    /// build, when there is one, is loaded instead (see BinaryCache). Fails with BuildError,
+    /// carrying every device's log, if the build fails on any device.
     [[nodiscard]] static Program build(const Context& context, std::string_view source,
-                                       const BuildOptions& options = {}) {
+                                       const BuildOptions& options = {}, OnError = {}) {
         if (source.empty()) {
-            detail::throw_error(CL_INVALID_VALUE, "clCreateProgramWithSource",
-                                "the source is empty");
+            detail::fail(CL_INVALID_VALUE, "clCreateProgramWithSource", "the source is empty");
+            return {};
+        }
+        const detail::FailureWatch watch;
+        const std::vector<Device> devices = context.devices();
+        const BuildOptions effective = options.for_devices(devices);
+        const BinaryCache& cache = options.binary_cache();
+        std::optional<detail::CacheKey> key;
+        if (!watch.failed() && cache.enabled()) {
+            key = cache.key(source, effective.str(), effective.include_directories(), devices);
+            if (key) {
+                if (auto entry = cache.load(*key, devices.size())) {
+                    if (Program cached = load_cached(context, devices, *entry, effective)) {
+                        return cached;
+                    }
+                    cache.reject();  // the driver refused it: compile, and replace the entry
+                }
+            }
+        }
+        if (watch.failed()) {
+            return {};
         }
         const char* text = source.data();
         const std::size_t length = source.size();
         cl_int code = CL_SUCCESS;
         cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
-        detail::check(code, "clCreateProgramWithSource",
-                      [&] { return detail::concat(length, " characters of source"); });
-        auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
-        BuildOptions effective = options;
-        const bool add_arg_info = options.adds_kernel_arg_info() &&
-                                  !options.contains("-cl-kernel-arg-info") &&
-                                  all_support_arg_info(context);
-        if (add_arg_info) {
-            effective.add("-cl-kernel-arg-info");
+        if (!detail::check(code, "clCreateProgramWithSource",
+                           [&] { return detail::concat(length, " characters of source"); })) {
+            return {};
         }
-        Program program(std::move(handle), detail::ProgramFlags::of(effective));
+        auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
+        Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
         code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
         if (code != CL_SUCCESS) {
-            program.build_failed(code, options, add_arg_info);
+            program.build_failed(code, options, effective);
+            return {};
+        }
+        if (key) {
+            program.store_in(cache, *key);
         }
         return program;
     }
 
-    /// Takes ownership of a built program (also if this throws).
-    [[nodiscard]] static Program adopt(cl_program raw) {
+    /// A program from binaries (one per device of `context`, in the context's device order, as
+    /// binaries() returns them), built with `options`. Pass the options the binaries were
+    /// compiled with: -cl-std=CL2.x/3.x and -cl-kernel-arg-info decide whether kernels may use
+    /// non-uniform work-groups and are checked against the driver's parameter description.
+    [[nodiscard]] static Program from_binaries(const Context& context,
+                                               std::span<const Binary> binaries,
+                                               const BuildOptions& options = {}, OnError = {}) {
+        const detail::FailureWatch watch;
+        const std::vector<Device> devices = context.devices();
+        if (watch.failed()) {
+            return {};
+        }
+        auto handle = create_with_binaries(context, devices, binaries);
+        if (!handle) {
+            return {};
+        }
+        Program program(std::move(handle), detail::ProgramFlags::of(options, devices));
+        const cl_int code =
+            clBuildProgram(program.get(), 0, nullptr, options.str().c_str(), nullptr, nullptr);
+        if (code != CL_SUCCESS) {
+            program.build_failed(code, options, options);
+            return {};
+        }
+        return program;
+    }
+
+    /// A program from an intermediate language (SPIR-V) module, built with `options`. Every
+    /// device must accept an IL (Device::il_version(): OpenCL 2.1 or later, and not PoCL 3.1 or
+    /// NVIDIA's driver): otherwise it fails with CL_INVALID_OPERATION naming the device, and
+    /// clCreateProgramWithIL is not called.
+    [[nodiscard]] static Program from_il(const Context& context, std::span<const unsigned char> il,
+                                         const BuildOptions& options = {}, OnError = {}) {
+        constexpr const char* call = "clCreateProgramWithIL";
+        if (il.size() < 20 || il.size() % 4 != 0) {
+            detail::fail(CL_INVALID_VALUE, call,
+                         detail::concat("an IL module of ", il.size(),
+                                        " bytes: SPIR-V is a sequence of 32-bit words with a "
+                                        "5-word header"));
+            return {};
+        }
+        const detail::FailureWatch watch;
+        const std::vector<Device> devices = context.devices();
+        for (const Device& device : devices) {
+            if (device.il_version().empty() && !watch.failed()) {
+                const Platform platform = device.platform();
+                detail::fail(
+                    CL_INVALID_OPERATION, call,
+                    detail::concat("device \"", device.name(), "\" (platform \"", platform.name(),
+                                   "\", ", platform.version_string(),
+                                   ") accepts no intermediate language: CL_DEVICE_IL_VERSION is ",
+                                   "empty or unknown (it exists from OpenCL 2.1 on",
+                                   CL_TARGET_OPENCL_VERSION < 210
+                                       ? ", and openclaw was compiled for an older OpenCL"
+                                       : "",
+                                   "); build from OpenCL C source or from binaries instead"));
+                return {};
+            }
+        }
+        if (watch.failed()) {
+            return {};
+        }
+#if CL_TARGET_OPENCL_VERSION >= 210
+        cl_int code = CL_SUCCESS;
+        cl_program raw = clCreateProgramWithIL(context.get(), il.data(), il.size(), &code);
+        if (!detail::check(code, call, [&] {
+                return detail::concat("a module of ", il.size(), " bytes for ", devices.size(),
+                                      " device(s), first \"", devices.front().name(), "\"");
+            })) {
+            return {};
+        }
+        Program program(detail::Handle<cl_program>::adopt(raw),
+                        detail::ProgramFlags::of(options, devices));
+        code = clBuildProgram(raw, 0, nullptr, options.str().c_str(), nullptr, nullptr);
+        if (code != CL_SUCCESS) {
+            program.build_failed(code, options, options);
+            return {};
+        }
+        return program;
+#else
+        (void)options;
+        return {};  // unreachable: no device reports an IL before OpenCL 2.1
+#endif
+    }
+
+    /// Takes ownership of a built program (also if this fails).
+    [[nodiscard]] static Program adopt(cl_program raw, OnError = {}) {
         auto handle = detail::Handle<cl_program>::adopt(raw);
         const detail::ProgramFlags flags = flags_of(raw);
         return Program(std::move(handle), flags);
     }
-    [[nodiscard]] static Program retain(cl_program raw) {
+    [[nodiscard]] static Program retain(cl_program raw, OnError = {}) {
         auto handle = detail::Handle<cl_program>::retain(raw);
+        if (!handle) {
+            return {};
+        }
         const detail::ProgramFlags flags = flags_of(raw);
         return Program(std::move(handle), flags);
     }
 
     /// A typed kernel: Kernel<In<float>, Out<float>, cl_uint> k = program.kernel<...>("name").
-    /// Throws if no kernel has that name (listing those that exist), if its parameter count
+    /// Fails if no kernel has that name (listing those that exist), if its parameter count
     /// differs from the declaration, or (with arg info) if a parameter differs from the driver's
-    /// description of it.
+    /// description of it. The program makes each kernel once and hands out copies of it with
+    /// their own argument values (clCloneKernel; see docs/programs.md).
     template <class... Params>
-    [[nodiscard]] Kernel<Params...> kernel(std::string_view name) const {
+    [[nodiscard]] Kernel<Params...> kernel(std::string_view name, OnError = {}) const {
         return Kernel<Params...>(*this, name);
     }
 
@@ -180,15 +555,15 @@ class Program {
     /// convertible to std::string_view; a signature openclaw cannot read is a compile error
     /// naming the kernel, the parameter and the position.
     template <const auto& Source, FixedString Name>
-    [[nodiscard]] typename detail::SourceKernel<Source, Name>::type kernel() const {
+    [[nodiscard]] typename detail::SourceKernel<Source, Name>::type kernel(OnError = {}) const {
         return typename detail::SourceKernel<Source, Name>::type(*this, Name.view());
     }
 
     /// A kernel without a C++ signature, whose set_args is checked at run time.
-    [[nodiscard]] DynamicKernel kernel(std::string_view name) const;
+    [[nodiscard]] DynamicKernel kernel(std::string_view name, OnError = {}) const;
 
     /// The names of the program's kernels.
-    std::vector<std::string> kernel_names() const {
+    std::vector<std::string> kernel_names(OnError = {}) const {
         std::vector<std::string> names;
         const std::string all = info<CL_PROGRAM_KERNEL_NAMES>();
         std::size_t start = 0;
@@ -202,21 +577,56 @@ class Program {
         return names;
     }
 
-    std::vector<Device> devices() const {
+    std::vector<Device> devices(OnError = {}) const {
         std::vector<Device> devices;
         for (cl_device_id id : info<CL_PROGRAM_DEVICES>()) {
             devices.push_back(Device::retain(id));
         }
         return devices;
     }
-    Context context() const { return Context::retain(info<CL_PROGRAM_CONTEXT>()); }
+    Context context(OnError = {}) const {
+        return Context::retain(info<CL_PROGRAM_CONTEXT>());
+    }
 
-    /// The compiler's output for `device`: warnings after a successful build.
-    std::string build_log(const Device& device) const {
+    /// The program's binary for each of its devices (in devices() order): what from_binaries
+    /// takes back, e.g. in another process.
+    std::vector<Binary> binaries(OnError = {}) const {
+        const detail::FailureWatch watch;
+        const std::vector<std::size_t> sizes = info<CL_PROGRAM_BINARY_SIZES>();
+        if (watch.failed()) {
+            return {};
+        }
+        std::vector<Binary> out(sizes.size());
+        std::vector<unsigned char*> pointers(sizes.size(), nullptr);
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            out[i].resize(sizes[i]);
+            pointers[i] = sizes[i] != 0 ? out[i].data() : nullptr;
+        }
+        if (!detail::check(clGetProgramInfo(get(), CL_PROGRAM_BINARIES,
+                                            pointers.size() * sizeof(unsigned char*),
+                                            pointers.data(), nullptr),
+                           "clGetProgramInfo",
+                           [] { return std::string("query CL_PROGRAM_BINARIES"); })) {
+            return {};
+        }
+        return out;
+    }
+
+    /// The compiler's output for `device`: warnings after a successful build. For a program
+    /// loaded from the binary cache, the log of the build that made the entry.
+    std::string build_log(const Device& device, OnError = {}) const {
+        if (state_ && state_->from_cache) {
+            const auto ids = info<CL_PROGRAM_DEVICES>();
+            for (std::size_t i = 0; i < ids.size() && i < state_->cached_logs.size(); ++i) {
+                if (ids[i] == device.get()) {
+                    return state_->cached_logs[i];
+                }
+            }
+        }
         return build_info<CL_PROGRAM_BUILD_LOG>(device);
     }
     /// Every device's build status and log.
-    std::vector<BuildLog> build_logs() const {
+    std::vector<BuildLog> build_logs(OnError = {}) const {
         std::vector<BuildLog> logs;
         for (const Device& device : devices()) {
             logs.push_back(
@@ -225,78 +635,188 @@ class Program {
         return logs;
     }
 
-    /// True when kernels may be launched with non-uniform work-groups (built as OpenCL C 2.0+).
-    bool non_uniform_groups() const noexcept { return flags_.non_uniform_groups; }
+    /// True when the program was loaded from the binary cache instead of being compiled.
+    bool loaded_from_cache() const noexcept {
+        return state_ && state_->from_cache;
+    }
+    /// True when kernels may be launched with non-uniform work-groups: built as OpenCL C 2.0 or
+    /// later (without -cl-uniform-work-group-size) for devices that can run them.
+    bool non_uniform_groups() const noexcept {
+        return state_ && state_->flags.non_uniform_groups;
+    }
     /// True when built with -cl-kernel-arg-info: kernels are then checked against the driver's
     /// description of their parameters when they are created.
-    bool kernel_arg_info() const noexcept { return flags_.kernel_arg_info; }
+    bool kernel_arg_info() const noexcept {
+        return state_ && state_->flags.kernel_arg_info;
+    }
 
     template <cl_program_info Param>
-    detail::info_t<cl_program, Param> info() const {
+    detail::info_t<cl_program, Param> info(OnError = {}) const {
         return detail::get_info<cl_program, Param>(get());
     }
     template <cl_program_build_info Param>
-    detail::info_t<detail::ProgramBuildInfo, Param> build_info(const Device& device) const {
+    detail::info_t<detail::ProgramBuildInfo, Param> build_info(const Device& device,
+                                                               OnError = {}) const {
         return detail::get_info<detail::ProgramBuildInfo, Param>(get(), device.get());
     }
 
-    cl_program get() const noexcept { return handle_.get(); }
-    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    cl_program get() const noexcept {
+        return handle_.get();
+    }
+    explicit operator bool() const noexcept {
+        return static_cast<bool>(handle_);
+    }
     friend bool operator==(const Program& a, const Program& b) noexcept {
         return a.handle_ == b.handle_;
     }
 
   private:
-    Program(detail::Handle<cl_program> handle, detail::ProgramFlags flags) noexcept
-        : handle_(std::move(handle)), flags_(flags) {}
+    friend detail::MadeKernel detail::make_kernel(const Program&, std::string_view);
+
+    Program(detail::Handle<cl_program> handle, detail::ProgramFlags flags)
+        : handle_(std::move(handle)), state_(std::make_shared<detail::ProgramState>()) {
+        state_->flags = flags;
+    }
 
     static detail::ProgramFlags flags_of(cl_program raw) {
         const auto ids = detail::get_info<cl_program, CL_PROGRAM_DEVICES>(raw);
         if (ids.empty()) {
             return {};
         }
+        std::vector<Device> devices;
+        for (cl_device_id id : ids) {
+            devices.push_back(Device::retain(id));
+        }
         return detail::ProgramFlags::of(
             BuildOptions(detail::get_info<detail::ProgramBuildInfo, CL_PROGRAM_BUILD_OPTIONS>(
-                raw, ids.front())));
+                raw, ids.front())),
+            devices);
     }
 
-    // -cl-kernel-arg-info exists since OpenCL 1.2; older compilers would refuse the option.
-    static bool all_support_arg_info(const Context& context) {
-        for (const Device& device : context.devices()) {
-            if (device.version() < Version{1, 2}) {
-                return false;
-            }
+    static detail::Handle<cl_program> create_with_binaries(const Context& context,
+                                                           const std::vector<Device>& devices,
+                                                           std::span<const Binary> binaries) {
+        constexpr const char* call = "clCreateProgramWithBinary";
+        if (binaries.size() != devices.size()) {
+            detail::fail(
+                CL_INVALID_VALUE, call,
+                detail::concat(binaries.size(), " binaries for a context of ", devices.size(),
+                               " device(s): give one per device, in the context's "
+                               "device order"));
+            return {};
         }
-        return true;
+        std::vector<cl_device_id> ids;
+        std::vector<std::size_t> lengths;
+        std::vector<const unsigned char*> pointers;
+        for (std::size_t i = 0; i < devices.size(); ++i) {
+            if (binaries[i].empty()) {
+                detail::fail(CL_INVALID_VALUE, call,
+                             detail::concat("binary ", i, " (for device \"", devices[i].name(),
+                                            "\") is empty"));
+                return {};
+            }
+            ids.push_back(devices[i].get());
+            lengths.push_back(binaries[i].size());
+            pointers.push_back(binaries[i].data());
+        }
+        std::vector<cl_int> status(devices.size(), CL_SUCCESS);
+        cl_int code = CL_SUCCESS;
+        cl_program raw =
+            clCreateProgramWithBinary(context.get(), static_cast<cl_uint>(ids.size()), ids.data(),
+                                      lengths.data(), pointers.data(), status.data(), &code);
+        if (!detail::check(code, call, [&] {
+                std::string detail;
+                for (std::size_t i = 0; i < status.size(); ++i) {
+                    if (status[i] != CL_SUCCESS) {
+                        detail += detail::concat(detail.empty() ? "" : "; ", "binary ", i, " (",
+                                                 lengths[i], " bytes) for device \"",
+                                                 devices[i].name(), "\": ", code_name(status[i]));
+                    }
+                }
+                return detail.empty() ? detail::concat(ids.size(), " binaries") : detail;
+            })) {
+            if (raw != nullptr) {
+                clReleaseProgram(raw);
+            }
+            return {};
+        }
+        return detail::Handle<cl_program>::adopt(raw);
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] void build_failed(cl_int code,
-                                                             const BuildOptions& options,
-                                                             bool added_arg_info) const {
+    // A cache entry as a built program, or an empty one when the driver refuses it (reported to
+    // nobody: the caller compiles the source instead).
+    static Program load_cached(const Context& context, const std::vector<Device>& devices,
+                               const detail::CachedBuild& entry, const BuildOptions& effective) {
+        Status refused;
+        const OnError quiet(refused);
+        auto handle = create_with_binaries(context, devices, entry.binaries);
+        if (!handle) {
+            return {};
+        }
+        if (clBuildProgram(handle.get(), 0, nullptr, effective.str().c_str(), nullptr, nullptr) !=
+            CL_SUCCESS) {
+            return {};
+        }
+        Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
+        program.state_->from_cache = true;
+        program.state_->cached_logs = entry.logs;
+        return program;
+    }
+
+    void store_in(const BinaryCache& cache, const detail::CacheKey& key) const {
+        Status unavailable;  // a driver without binaries: nothing to keep
+        const OnError quiet(unavailable);
+        detail::CachedBuild entry;
+        entry.binaries = binaries();
+        for (const Device& device : devices()) {
+            entry.logs.push_back(build_info<CL_PROGRAM_BUILD_LOG>(device));
+        }
+        const bool complete = unavailable.ok() && !entry.binaries.empty() &&
+                              std::none_of(entry.binaries.begin(), entry.binaries.end(),
+                                           [](const Binary& binary) { return binary.empty(); });
+        if (complete) {
+            cache.store(key, entry);
+        }
+    }
+
+    [[gnu::noinline, gnu::cold]] void build_failed(cl_int code, const BuildOptions& options,
+                                                   const BuildOptions& effective) const {
         std::vector<BuildLog> logs;
-        std::string detail;
-        try {
+        std::size_t failed = 0;
+        std::string unavailable_why;
+        {
+            // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers), or reading them
+            // fails too: the build's own code is still the error, and the message says why no log.
+            Status unavailable;
+            const OnError quiet(unavailable);
             logs = build_logs();
-            std::size_t failed = 0;
+            if (unavailable.failed()) {
+                logs.clear();
+                unavailable_why = unavailable.what();
+            }
             for (const BuildLog& log : logs) {
                 failed += log.status == CL_BUILD_ERROR ? 1 : 0;
             }
-            detail =
-                detail::concat("the build failed for ", failed, " of ", logs.size(), " device(s)");
-        } catch (const Error& secondary) {
-            // Some drivers keep no log (e.g. after CL_INVALID_BUILD_OPTIONS), or reading it fails
-            // too: the build's own code is still the error, and the message says why no log.
-            logs.clear();
-            detail =
-                detail::concat("the build failed (build logs unavailable: ", secondary.what(), ")");
         }
-        detail += detail::concat(", options \"", options.str(), "\"",
-                                 added_arg_info ? " (and -cl-kernel-arg-info)" : "");
-        throw BuildError(code, "clBuildProgram", std::move(detail), std::move(logs));
+        std::string added =
+            effective.str().substr(std::min(options.str().size(), effective.str().size()));
+        if (!added.empty() && added.front() == ' ') {
+            added.erase(0, 1);
+        }
+        std::string detail =
+            unavailable_why.empty()
+                ? detail::concat("the build failed for ", failed, " of ", logs.size(), " device(s)")
+                : detail::concat("the build failed (build logs unavailable: ", unavailable_why,
+                                 ")");
+        detail += detail::concat(
+            ", options \"", options.str(), "\"",
+            added.empty() ? std::string()
+                          : detail::concat(" (and, added by openclaw: ", added, ")"));
+        detail::fail_build(code, "clBuildProgram", std::move(detail), std::move(logs));
     }
 
     detail::Handle<cl_program> handle_;
-    detail::ProgramFlags flags_;
+    std::shared_ptr<detail::ProgramState> state_;
 };
 
 }  // namespace openclaw

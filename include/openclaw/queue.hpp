@@ -61,16 +61,7 @@ struct LaunchLimits {
         for (std::size_t d = 0; d < 3 && d < items.size(); ++d) {
             limits.max_item_sizes[d] = items[d];
         }
-#if CL_TARGET_OPENCL_VERSION >= 300
-        const Version version = device.version();
-        if (version >= Version{3, 0}) {
-            limits.non_uniform_groups = device.info<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>();
-        } else {
-            limits.non_uniform_groups = version >= Version{2, 0};
-        }
-#else
-        limits.non_uniform_groups = device.version() >= Version{2, 0};
-#endif
+        limits.non_uniform_groups = device.non_uniform_work_groups();
         return limits;
     }
 };
@@ -99,32 +90,34 @@ class Queue {
     Queue() = default;
 
     /// A queue on `device`, which must be one of `context`'s devices.
-    Queue(const Context& context, const Device& device, QueueOptions options = {})
-        : handle_(create(context, device, options)),
-          context_(context.get()),
-          limits_(detail::LaunchLimits::of(device)),
-          state_(make_state(device, options.staging)) {}
+    Queue(const Context& context, const Device& device, QueueOptions options = {}, OnError = {})
+        : handle_(create(context, device, options)) {
+        if (handle_) {
+            initialize(context.get(), device, options.staging);
+        }
+    }
 
-    [[nodiscard]] static Queue adopt(cl_command_queue raw) {
+    [[nodiscard]] static Queue adopt(cl_command_queue raw, OnError = {}) {
         auto handle = detail::Handle<cl_command_queue>::adopt(raw);
         return Queue(std::move(handle));
     }
-    [[nodiscard]] static Queue retain(cl_command_queue raw) {
+    [[nodiscard]] static Queue retain(cl_command_queue raw, OnError = {}) {
         return Queue(detail::Handle<cl_command_queue>::retain(raw));
     }
 
-    Context context() const { return Context::retain(info<CL_QUEUE_CONTEXT>()); }
-    Device device() const { return Device::retain(info<CL_QUEUE_DEVICE>()); }
-    QueueOptions options() const {
+    Context context(OnError = {}) const { return Context::retain(info<CL_QUEUE_CONTEXT>()); }
+    Device device(OnError = {}) const { return Device::retain(info<CL_QUEUE_DEVICE>()); }
+    QueueOptions options(OnError = {}) const {
         const cl_command_queue_properties bits = info<CL_QUEUE_PROPERTIES>();
         return {(bits & CL_QUEUE_PROFILING_ENABLE) != 0,
-                (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0, state_->mode};
+                (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
+                state_ ? state_->mode : Staging::automatic};
     }
 
     /// Blocks until every command enqueued so far has completed.
-    void finish() const { detail::check(clFinish(get()), "clFinish"); }
+    void finish(OnError = {}) const { (void)detail::check(clFinish(get()), "clFinish"); }
     /// Submits the enqueued commands to the device without waiting.
-    void flush() const { detail::check(clFlush(get()), "clFlush"); }
+    void flush(OnError = {}) const { (void)detail::check(clFlush(get()), "clFlush"); }
 
     /// Launches `kernel` with the arguments it holds over `global` work-items in work-groups of
     /// `local` (empty: the driver chooses), after the events of `wait` (see after()). The
@@ -133,18 +126,18 @@ class Queue {
     /// NDRange{n})` binds and launches in one expression.
     template <std::derived_from<KernelBase> K>
     void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {},
-                 const WaitList& wait = {}) const {
+                 const WaitList& wait = {}, OnError = {}) const {
         launch(kernel, global, local, wait, nullptr);
     }
-    /// As enqueue(), returning the launch's Event.
+    /// As enqueue(), returning the launch's Event (empty if the launch failed).
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent,
-                                const WaitList& wait = {}) const {
+                                const WaitList& wait = {}, OnError = {}) const {
         return enqueue(kernel, global, NDRange{}, with_event, wait);
     }
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
-                                WithEvent, const WaitList& wait = {}) const {
+                                WithEvent, const WaitList& wait = {}, OnError = {}) const {
         cl_event raw = nullptr;
         launch(kernel, global, local, wait, &raw);
         return Event::adopt(raw);
@@ -152,22 +145,22 @@ class Queue {
 
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
-    [[nodiscard]] Event marker(const WaitList& wait = {}) const {
+    [[nodiscard]] Event marker(const WaitList& wait = {}, OnError = {}) const {
         cl_event raw = nullptr;
-        detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
-                      "clEnqueueMarkerWithWaitList");
+        (void)detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
+                            "clEnqueueMarkerWithWaitList");
         return Event::adopt(raw);
     }
     /// As marker(), and commands enqueued after it wait for it (matters on out-of-order queues).
-    [[nodiscard]] Event barrier(const WaitList& wait = {}) const {
+    [[nodiscard]] Event barrier(const WaitList& wait = {}, OnError = {}) const {
         cl_event raw = nullptr;
-        detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
-                      "clEnqueueBarrierWithWaitList");
+        (void)detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
+                            "clEnqueueBarrierWithWaitList");
         return Event::adopt(raw);
     }
 
     template <cl_command_queue_info Param>
-    detail::info_t<cl_command_queue, Param> info() const {
+    detail::info_t<cl_command_queue, Param> info(OnError = {}) const {
         return detail::get_info<cl_command_queue, Param>(get());
     }
 
@@ -180,11 +173,31 @@ class Queue {
     }
 
   private:
-    explicit Queue(detail::Handle<cl_command_queue> handle)
-        : handle_(std::move(handle)),
-          context_(info<CL_QUEUE_CONTEXT>()),
-          limits_(detail::LaunchLimits::of(device())),
-          state_(make_state(device(), Staging::automatic)) {}
+    explicit Queue(detail::Handle<cl_command_queue> handle) : handle_(std::move(handle)) {
+        if (handle_) {
+            const detail::FailureWatch watch;
+            const cl_context context = info<CL_QUEUE_CONTEXT>();
+            const Device queue_device = device();
+            if (!watch.failed()) {
+                initialize(context, queue_device, Staging::automatic);
+            }
+            if (watch.failed()) {
+                *this = Queue();
+            }
+        }
+    }
+
+    // What a queue reads once: its context, the launch limits of its device, its shared state.
+    // Leaves the queue empty when a query fails (reported through OnError).
+    void initialize(cl_context context, const Device& device, Staging staging) {
+        const detail::FailureWatch watch;
+        context_ = context;
+        limits_ = detail::LaunchLimits::of(device);
+        state_ = make_state(device, staging);
+        if (watch.failed()) {
+            *this = Queue();
+        }
+    }
 
     static std::shared_ptr<detail::QueueState> make_state(const Device& device, Staging mode) {
         auto state = std::make_shared<detail::QueueState>();
@@ -214,10 +227,10 @@ class Queue {
             for (const Device& member : members) {
                 names += detail::concat(names.empty() ? "" : ", ", "\"", member.name(), "\"");
             }
-            detail::throw_error(
-                CL_INVALID_DEVICE, "clCreateCommandQueue",
-                detail::concat("device \"", device.name(),
-                               "\" is not one of the context's devices (", names, ")"));
+            detail::fail(CL_INVALID_DEVICE, "clCreateCommandQueue",
+                         detail::concat("device \"", device.name(),
+                                        "\" is not one of the context's devices (", names, ")"));
+            return {};
         }
         cl_int code = CL_SUCCESS;
         cl_command_queue raw = nullptr;
@@ -243,17 +256,20 @@ class Queue {
 #else
         raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
 #endif
-        detail::check(code, call, [&] {
-            std::string detail = detail::concat("device ", detail::describe_safely([&] {
-                                                    return detail::concat('"', device.name(), '"');
-                                                }));
-            if (code == CL_INVALID_QUEUE_PROPERTIES) {
-                detail += detail::concat(" does not support the requested properties (profiling ",
-                                         options.profiling ? "on" : "off", ", out-of-order ",
-                                         options.out_of_order ? "on" : "off", ")");
-            }
-            return detail;
-        });
+        if (!detail::check(code, call, [&] {
+                std::string detail = detail::concat(
+                    "device ", detail::describe_safely(
+                                   [&] { return detail::concat('"', device.name(), '"'); }));
+                if (code == CL_INVALID_QUEUE_PROPERTIES) {
+                    detail +=
+                        detail::concat(" does not support the requested properties (profiling ",
+                                       options.profiling ? "on" : "off", ", out-of-order ",
+                                       options.out_of_order ? "on" : "off", ")");
+                }
+                return detail;
+            })) {
+            return {};
+        }
         return detail::Handle<cl_command_queue>::adopt(raw);
     }
 
@@ -261,11 +277,15 @@ class Queue {
     void launch(const K& kernel, const NDRange& global, const NDRange& local, const WaitList& wait,
                 cl_event* event) const {
         if (kernel.context_handle() != context_) [[unlikely]] {
-            foreign_kernel(kernel.get());
+            return foreign_kernel(kernel.get());
         }
-        check_geometry(global, local, kernel.non_uniform_groups());
+        if (!check_geometry(global, local, kernel.non_uniform_groups())) [[unlikely]] {
+            return;
+        }
         if constexpr (requires { kernel.check_unmapped(); }) {
-            kernel.check_unmapped();
+            if (!kernel.check_unmapped()) [[unlikely]] {
+                return;
+            }
         }
         const cl_int code =
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
@@ -275,36 +295,37 @@ class Queue {
         }
     }
 
-    void check_geometry(const NDRange& global, const NDRange& local,
+    // False (after reporting why) when the geometry does not fit the device.
+    bool check_geometry(const NDRange& global, const NDRange& local,
                         bool kernel_non_uniform) const {
         if (global.empty() || (!local.empty() && local.dimensions() != global.dimensions())) {
-            geometry_error(global, local, CL_INVALID_WORK_DIMENSION, 0);
+            return geometry_error(global, local, CL_INVALID_WORK_DIMENSION, 0);
         }
         std::size_t group = 1;
         for (cl_uint d = 0; d < global.dimensions(); ++d) {
             if (global[d] == 0) {
-                geometry_error(global, local, CL_INVALID_GLOBAL_WORK_SIZE, d);
+                return geometry_error(global, local, CL_INVALID_GLOBAL_WORK_SIZE, d);
             }
             if (!local.empty()) {
                 group *= local[d];
                 if (local[d] == 0 || local[d] > limits_.max_item_sizes[d]) {
-                    geometry_error(global, local, CL_INVALID_WORK_ITEM_SIZE, d);
+                    return geometry_error(global, local, CL_INVALID_WORK_ITEM_SIZE, d);
                 }
                 if (global[d] % local[d] != 0 &&
                     !(kernel_non_uniform && limits_.non_uniform_groups)) {
-                    geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, d);
+                    return geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, d);
                 }
             }
         }
         if (!local.empty() && group > limits_.max_group_size) {
-            geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, 3);
+            return geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, 3);
         }
+        return true;
     }
 
-    // Cold paths: build the message with whatever queries make it useful, then throw.
-    [[noreturn, gnu::noinline, gnu::cold]] void geometry_error(const NDRange& global,
-                                                               const NDRange& local, cl_int code,
-                                                               cl_uint d) const {
+    // Cold paths: build the message with whatever queries make it useful, then report it.
+    [[gnu::noinline, gnu::cold]] bool geometry_error(const NDRange& global, const NDRange& local,
+                                                     cl_int code, cl_uint d) const {
         std::string detail;
         if (code == CL_INVALID_WORK_DIMENSION) {
             detail = global.empty()
@@ -334,15 +355,17 @@ class Queue {
         detail += " on ";
         detail +=
             detail::describe_safely([&] { return detail::concat('"', device().name(), '"'); });
-        throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
+        detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
+        return false;
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] void foreign_kernel(cl_kernel kernel) const {
+    [[gnu::noinline, gnu::cold]] void foreign_kernel(cl_kernel kernel) const {
         if (!*this) {
-            detail::throw_error(CL_INVALID_COMMAND_QUEUE, "clEnqueueNDRangeKernel",
-                                "the queue is empty (default-constructed or moved-from)");
+            detail::fail(CL_INVALID_COMMAND_QUEUE, "clEnqueueNDRangeKernel",
+                         "the queue is empty (default-constructed or moved-from)");
+            return;
         }
-        detail::throw_error(
+        detail::fail(
             CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
             kernel == nullptr
                 ? std::string("the kernel is empty (default-constructed or moved-from)")
@@ -350,9 +373,9 @@ class Queue {
                                  " belongs to another context than the queue"));
     }
 
-    [[noreturn, gnu::noinline, gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel,
-                                                              const NDRange& global,
-                                                              const NDRange& local) const {
+    [[gnu::noinline, gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel,
+                                                    const NDRange& global,
+                                                    const NDRange& local) const {
         std::string detail =
             detail::concat("kernel ", detail::quoted_kernel_name(kernel), ", global ",
                            global.to_string(), ", local ", local.to_string());
@@ -375,7 +398,7 @@ class Queue {
                     " work-items per group on this device");
             });
         }
-        throw Error(code, "clEnqueueNDRangeKernel", std::move(detail));
+        detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
     }
 
     detail::Handle<cl_command_queue> handle_;

@@ -32,7 +32,7 @@ struct DeviceSpec {
     std::optional<std::size_t> index;  ///< among the matching devices; empty: by preference
 
     /// Parses "platform[:type[:index]]"; throws CL_INVALID_VALUE naming the bad part.
-    static DeviceSpec parse(std::string_view text) {
+    static DeviceSpec parse(std::string_view text, OnError = {}) {
         DeviceSpec spec;
         const std::size_t first = text.find(':');
         spec.platform = std::string(text.substr(0, first));
@@ -52,10 +52,10 @@ struct DeviceSpec {
             } else if (type == "custom") {
                 spec.type = DeviceType::custom;
             } else if (type != "all") {
-                detail::throw_error(CL_INVALID_VALUE, "DeviceSpec::parse",
-                                    detail::concat("device type \"", type, "\" in \"", text,
-                                                   "\" is not gpu, cpu, accelerator, custom or "
-                                                   "all"));
+                detail::fail(CL_INVALID_VALUE, "DeviceSpec::parse",
+                             detail::concat("device type \"", type, "\" in \"", text,
+                                            "\" is not gpu, cpu, accelerator, custom or all"));
+                return {};
             }
         }
         if (second != std::string_view::npos) {
@@ -64,9 +64,10 @@ struct DeviceSpec {
                 std::size_t value = 0;
                 for (char c : index) {
                     if (c < '0' || c > '9') {
-                        detail::throw_error(CL_INVALID_VALUE, "DeviceSpec::parse",
-                                            detail::concat("index \"", index, "\" in \"", text,
-                                                           "\" is not a number"));
+                        detail::fail(CL_INVALID_VALUE, "DeviceSpec::parse",
+                                     detail::concat("index \"", index, "\" in \"", text,
+                                                    "\" is not a number"));
+                        return {};
                     }
                     value = value * 10 + static_cast<std::size_t>(c - '0');
                 }
@@ -125,10 +126,10 @@ inline std::string describe(const Platform& platform, const Device& device) {
                   platform.name(), "\")");
 }
 
-[[noreturn]] inline void no_platform() {
-    throw_error(-1001 /* CL_PLATFORM_NOT_FOUND_KHR */, "select_device",
-                "no OpenCL platform is installed: install a driver (ICD), e.g. `sudo apt-get "
-                "install pocl-opencl-icd` for the CPU, or your GPU vendor's OpenCL driver");
+inline void no_platform() {
+    fail(-1001 /* CL_PLATFORM_NOT_FOUND_KHR */, "select_device",
+         "no OpenCL platform is installed: install a driver (ICD), e.g. `sudo apt-get install "
+         "pocl-opencl-icd` for the CPU, or your GPU vendor's OpenCL driver");
 }
 
 }  // namespace detail
@@ -151,10 +152,15 @@ std::vector<Device> find_devices(Predicate predicate) {
 /// without an index, the most preferred type (GPU, accelerator, CPU) wins, then platform order.
 template <class Predicate>
 DeviceChoice choose_device(const DeviceSpec& spec, Predicate predicate,
-                           const std::string& spec_text = {}) {
+                           const std::string& spec_text = {}, OnError = {}) {
+    const detail::FailureWatch watch;
     const auto platforms = Platform::list();
+    if (watch.failed()) {
+        return {};
+    }
     if (platforms.empty()) {
         detail::no_platform();
+        return {};
     }
     std::vector<std::pair<Platform, Device>> matching;
     std::string available;
@@ -168,8 +174,11 @@ DeviceChoice choose_device(const DeviceSpec& spec, Predicate predicate,
     }
     const std::string asked = spec_text.empty() ? std::string("the device filter")
                                                 : detail::concat("\"", spec_text, "\"");
+    if (watch.failed()) {
+        return {};
+    }
     if (matching.empty() || (spec.index && *spec.index >= matching.size())) {
-        detail::throw_error(
+        detail::fail(
             CL_DEVICE_NOT_FOUND, "select_device",
             detail::concat(asked, " matches ",
                            matching.empty() ? std::string("no device")
@@ -177,6 +186,7 @@ DeviceChoice choose_device(const DeviceSpec& spec, Predicate predicate,
                                                              " device(s), no index ", *spec.index),
                            "; the devices here are:",
                            available.empty() ? std::string("\n  (none)") : available));
+        return {};
     }
     if (spec.index) {
         auto& [platform, device] = matching[*spec.index];
@@ -198,25 +208,35 @@ DeviceChoice choose_device(const DeviceSpec& spec, Predicate predicate,
 
 /// The device OPENCLAW_DEVICE names, or else the preferred one (GPU, accelerator, CPU), with the
 /// reason for the choice.
-inline DeviceChoice choose_device() {
+inline DeviceChoice choose_device(OnError = {}) {
     const char* env = std::getenv("OPENCLAW_DEVICE");
     const std::string text = env != nullptr ? std::string(env) : std::string{};
+    const detail::FailureWatch watch;
+    const DeviceSpec spec = DeviceSpec::parse(text);
+    if (watch.failed()) {
+        return {};
+    }
     return choose_device(
-        DeviceSpec::parse(text), [](const Device&) { return true; },
+        spec, [](const Device&) { return true; },
         text.empty() ? std::string{} : "OPENCLAW_DEVICE=" + text);
 }
 
 /// The device OPENCLAW_DEVICE names, or else the preferred one: a GPU, then an accelerator,
 /// then a CPU. Throws with the list of devices when nothing matches, and with installation advice
 /// when no OpenCL platform exists.
-inline Device select_device() {
+inline Device select_device(OnError = {}) {
     return choose_device().device;
 }
 
 /// The device `spec` names ("nvidia:gpu", ":cpu", ...).
-inline Device select_device(std::string_view spec) {
+inline Device select_device(std::string_view spec, OnError = {}) {
+    const detail::FailureWatch watch;
+    const DeviceSpec parsed = DeviceSpec::parse(spec);
+    if (watch.failed()) {
+        return {};
+    }
     return choose_device(
-               DeviceSpec::parse(spec), [](const Device&) { return true; }, std::string(spec))
+               parsed, [](const Device&) { return true; }, std::string(spec))
         .device;
 }
 
@@ -224,7 +244,7 @@ inline Device select_device(std::string_view spec) {
 /// `select_device([](const Device& d) { return d.supports_extension("cl_khr_fp64"); })`.
 template <class Predicate>
 requires std::is_invocable_r_v<bool, Predicate&, const Device&> Device
-select_device(Predicate predicate) {
+select_device(Predicate predicate, OnError = {}) {
     return choose_device(DeviceSpec{}, predicate).device;
 }
 

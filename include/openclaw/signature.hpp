@@ -18,6 +18,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace openclaw {
 
@@ -1542,24 +1543,26 @@ inline std::string param_mismatch(const HostParam& param, const ArgInfo& info) {
     return {};
 }
 
-/// Compares each C++ parameter with the driver's arg info; throws CL_INVALID_KERNEL_ARGS naming
-/// the first that differs. Returns at once when the driver has no arg info for the kernel.
-inline void verify_params(cl_kernel kernel, const HostParam* params, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) {
-        const ArgInfo info = query_arg_info(kernel, static_cast<cl_uint>(i));
+/// Compares each C++ parameter with the driver's arg info of kernel `name`; fails with
+/// CL_INVALID_KERNEL_ARGS naming the first that differs (and returns false).
+inline bool verify_params(std::string_view name, const std::vector<ArgInfo>& infos,
+                          const HostParam* params, std::size_t count) {
+    for (std::size_t i = 0; i < count && i < infos.size(); ++i) {
+        const ArgInfo& info = infos[i];
         if (!info.known()) {
-            return;  // no arg info for this kernel (the driver answers alike for all arguments)
+            return true;  // no arg info for this kernel (the driver answers alike for all)
         }
         std::string reason = param_mismatch(params[i], info);
         if (!reason.empty()) {
-            throw_error(CL_INVALID_KERNEL_ARGS, "clCreateKernel",
-                        concat("kernel \"", get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel),
-                               "\", argument ", i,
-                               info.name.empty() ? std::string() : concat(" (\"", info.name, "\")"),
-                               ": the C++ signature declares ", host_param_name(params[i]),
-                               ", the kernel declares ", info.declaration(), ": ", reason));
+            fail(CL_INVALID_KERNEL_ARGS, "clCreateKernel",
+                 concat("kernel \"", name, "\", argument ", i,
+                        info.name.empty() ? std::string() : concat(" (\"", info.name, "\")"),
+                        ": the C++ signature declares ", host_param_name(params[i]),
+                        ", the kernel declares ", info.declaration(), ": ", reason));
+            return false;
         }
     }
+    return true;
 }
 
 /// An argument given to DynamicKernel::set_args, as far as the comparison with the driver

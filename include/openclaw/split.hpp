@@ -26,22 +26,25 @@ struct Slice {
 /// a multiple of `granularity` (pass Buffer::sub_alignment() to cut sub-buffers from the slices);
 /// the last slice takes the remainder. A zero weight yields an empty slice.
 inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
-                                std::size_t granularity = 1) {
+                                std::size_t granularity = 1, OnError = {}) {
     if (weights.empty() || granularity == 0) {
-        detail::throw_error(CL_INVALID_VALUE, "split",
-                            weights.empty() ? "no weights given" : "granularity 0");
+        detail::fail(CL_INVALID_VALUE, "split",
+                     weights.empty() ? "no weights given" : "granularity 0");
+        return {};
     }
     double total = 0;
     for (std::size_t i = 0; i < weights.size(); ++i) {
         if (!(weights[i] >= 0) || !std::isfinite(weights[i])) {
-            detail::throw_error(CL_INVALID_VALUE, "split",
-                                detail::concat("weight ", i, " is ", weights[i],
-                                               ": weights must be finite and not negative"));
+            detail::fail(CL_INVALID_VALUE, "split",
+                         detail::concat("weight ", i, " is ", weights[i],
+                                        ": weights must be finite and not negative"));
+            return {};
         }
         total += weights[i];
     }
     if (total <= 0) {
-        detail::throw_error(CL_INVALID_VALUE, "split", "every weight is 0");
+        detail::fail(CL_INVALID_VALUE, "split", "every weight is 0");
+        return {};
     }
     // Whole units of `granularity`, shared by largest remainder; the partial unit at the end of
     // the range goes to the last slice with a nonzero weight.
@@ -80,11 +83,15 @@ inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
 
 /// Splits [0, n) across `devices` in proportion to their compute units.
 inline std::vector<Slice> split(std::size_t n, std::span<const Device> devices,
-                                std::size_t granularity = 1) {
+                                std::size_t granularity = 1, OnError = {}) {
+    const detail::FailureWatch watch;
     std::vector<double> weights;
     weights.reserve(devices.size());
     for (const Device& device : devices) {
         weights.push_back(static_cast<double>(device.max_compute_units()));
+    }
+    if (watch.failed()) {
+        return {};
     }
     return split(n, weights, granularity);
 }

@@ -65,7 +65,7 @@ inline constexpr bool is_svm_pointer<SvmPointer<T>> = true;
 #if CL_TARGET_OPENCL_VERSION >= 200
 
 /// What `device` supports; never calls a query its platform is too old to know.
-inline SvmLevel svm_level(const Device& device) {
+inline SvmLevel svm_level(const Device& device, OnError = {}) {
     if (device.platform().version() < Version{2, 0} || device.version() < Version{2, 0}) {
         return SvmLevel::none;
     }
@@ -92,27 +92,39 @@ class SvmAllocator {
 
     /// `fine_grain` asks for memory the host may touch without mapping (CL_MEM_SVM_FINE_GRAIN_
     /// BUFFER). Throws CL_INVALID_OPERATION if no device of the context supports what is asked.
-    explicit SvmAllocator(const Context& context, bool fine_grain = false)
+    /// An allocator that failed (see OnError) refuses every allocation.
+    explicit SvmAllocator(const Context& context, bool fine_grain = false, OnError = {})
         : context_(context),
           flags_(CL_MEM_READ_WRITE | (fine_grain ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0)) {
         const SvmLevel needed = fine_grain ? SvmLevel::fine_grain_buffer : SvmLevel::coarse_grain;
+        const detail::FailureWatch watch;
         for (const Device& device : context.devices()) {
             const SvmLevel level = svm_level(device);
-            if (level < needed) {
-                detail::throw_error(
+            if (level < needed && !watch.failed()) {
+                detail::fail(
                     CL_INVALID_OPERATION, "clSVMAlloc",
                     detail::concat("device \"", device.name(), "\" supports ", to_string(level),
                                    " SVM, this allocator needs ", to_string(needed)));
             }
+        }
+        if (watch.failed()) {
+            context_ = Context();
         }
     }
     template <class U>
     SvmAllocator(const SvmAllocator<U>& other) noexcept  // NOLINT: rebinding is implicit
         : context_(other.context()), flags_(other.flags()) {}
 
+    /// Containers cannot take a null result, so a failure here always throws (or, without
+    /// exceptions, goes to the failure handler): an OnError scope does not record it.
     [[nodiscard]] T* allocate(std::size_t n) {
         if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
-            throw std::bad_array_new_length();
+            detail::throw_error(CL_INVALID_BUFFER_SIZE, "clSVMAlloc",
+                                detail::concat(n, " elements of ", sizeof(T), " bytes"));
+        }
+        if (!context_) {
+            detail::throw_error(CL_INVALID_CONTEXT, "clSVMAlloc",
+                                "the allocator has no context (its construction failed)");
         }
         void* p = clSVMAlloc(context_.get(), flags_, n * sizeof(T),
                              static_cast<cl_uint>(alignof(T) < 16 ? 16 : alignof(T)));
@@ -153,7 +165,7 @@ template <class T>
 class SvmMapping {
   public:
     /// Maps `region` for reading and writing (`write_only`: CL_MAP_WRITE_INVALIDATE_REGION).
-    SvmMapping(const Queue& queue, std::span<T> region, bool write_only = false)
+    SvmMapping(const Queue& queue, std::span<T> region, bool write_only = false, OnError = {})
         : queue_(detail::Handle<cl_command_queue>::retain(queue.get())), region_(region) {
         if (region_.empty()) {
             return;
@@ -161,11 +173,13 @@ class SvmMapping {
         const cl_map_flags flags =
             write_only ? CL_MAP_WRITE_INVALIDATE_REGION
                        : (std::is_const_v<T> ? CL_MAP_READ : CL_MAP_READ | CL_MAP_WRITE);
-        detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(), region_.size_bytes(),
-                                      0, nullptr, nullptr),
-                      "clEnqueueSVMMap",
-                      [&] { return detail::concat(region_.size(), " elements of SVM"); });
-        mapped_ = true;
+        mapped_ = detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(),
+                                                region_.size_bytes(), 0, nullptr, nullptr),
+                                "clEnqueueSVMMap",
+                                [&] { return detail::concat(region_.size(), " elements of SVM"); });
+        if (!mapped_) {
+            region_ = {};
+        }
     }
     SvmMapping(const SvmMapping&) = delete;
     SvmMapping& operator=(const SvmMapping&) = delete;
@@ -178,9 +192,9 @@ class SvmMapping {
     }
 
     /// Unmaps now, throwing on failure.
-    void unmap() {
+    void unmap(OnError = {}) {
         if (mapped_) {
-            detail::check(release(), "clEnqueueSVMUnmap");
+            (void)detail::check(release(), "clEnqueueSVMUnmap");
         }
     }
 

@@ -52,21 +52,19 @@ class Handle {
     /// Takes ownership of one reference the caller holds (e.g. fresh from clCreateXxx).
     [[nodiscard]] static Handle adopt(T raw) noexcept { return Handle(raw); }
 
-    /// Shares `raw`: retains it, so the caller keeps its own reference.
-    [[nodiscard]] static Handle retain(T raw) {
-        acquire(raw);
-        return Handle(raw);
-    }
+    /// Shares `raw`: retains it, so the caller keeps its own reference. Empty if the retain
+    /// failed (reported through OnError).
+    [[nodiscard]] static Handle retain(T raw) { return Handle(acquire(raw)); }
 
-    Handle(const Handle& other) : raw_(other.raw_) { acquire(raw_); }
+    Handle(const Handle& other) : raw_(acquire(other.raw_)) {}
 
     Handle(Handle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
 
     Handle& operator=(const Handle& other) {
         if (raw_ != other.raw_) {
-            acquire(other.raw_);
+            T raw = acquire(other.raw_);
             reset();
-            raw_ = other.raw_;
+            raw_ = raw;
         }
         return *this;
     }
@@ -104,12 +102,14 @@ class Handle {
   private:
     explicit Handle(T raw) noexcept : raw_(raw) {}
 
-    static void acquire(T raw) {
+    // `raw`, retained; nullptr when the retain failed.
+    static T acquire(T raw) {
         if constexpr (Traits::counted) {
-            if (raw != nullptr) {
-                check(Traits::retain(raw), Traits::retain_name);
+            if (raw != nullptr && !check(Traits::retain(raw), Traits::retain_name)) {
+                return nullptr;
             }
         }
+        return raw;
     }
 
     T raw_ = nullptr;

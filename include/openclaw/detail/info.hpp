@@ -325,20 +325,24 @@ template <class T>
 inline constexpr bool is_vector<std::vector<T>> = true;
 
 /// Runs clGetXxxInfo for `Param` on `objects` (the object, plus a device or index for the
-/// two-object queries) and returns the table's C++ type. Throws Error naming the parameter.
+/// two-object queries) and returns the table's C++ type. A failure names the parameter (see
+/// OnError); the result is then value-initialized.
 template <class Tag, cl_uint Param, class... Objects>
 info_t<Tag, Param> get_info(Objects... objects) {
     using Traits = InfoTraits<Tag, Param>;
     using Result = info_t<Tag, Param>;
     const auto checked = [](cl_int code) {
-        check(code, InfoQuery<Tag>::call, [] { return concat("query ", Traits::name); });
+        return check(code, InfoQuery<Tag>::call, [] { return concat("query ", Traits::name); });
     };
     if constexpr (std::is_same_v<Result, std::string>) {
         std::size_t bytes = 0;
-        checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes));
+        if (!checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes))) {
+            return {};
+        }
         std::string text(bytes, '\0');
-        if (bytes != 0) {
-            checked(InfoQuery<Tag>::get(objects..., Param, bytes, text.data(), nullptr));
+        if (bytes != 0 &&
+            !checked(InfoQuery<Tag>::get(objects..., Param, bytes, text.data(), nullptr))) {
+            return {};
         }
         while (!text.empty() && text.back() == '\0') {
             text.pop_back();
@@ -347,21 +351,28 @@ info_t<Tag, Param> get_info(Objects... objects) {
     } else if constexpr (is_vector<Result>) {
         using Element = typename Result::value_type;
         std::size_t bytes = 0;
-        checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes));
+        if (!checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes))) {
+            return {};
+        }
         Result values(bytes / sizeof(Element));
-        if (!values.empty()) {
-            checked(InfoQuery<Tag>::get(objects..., Param, values.size() * sizeof(Element),
-                                        values.data(), nullptr));
+        if (!values.empty() &&
+            !checked(InfoQuery<Tag>::get(objects..., Param, values.size() * sizeof(Element),
+                                         values.data(), nullptr))) {
+            return {};
         }
         return values;
     } else if constexpr (std::is_same_v<Result, bool>) {
         cl_bool value = CL_FALSE;
-        checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr));
+        if (!checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr))) {
+            return false;
+        }
         return value != CL_FALSE;
     } else {
         static_assert(std::is_trivially_copyable_v<Result>);
         Result value{};
-        checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr));
+        if (!checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr))) {
+            return Result{};
+        }
         return value;
     }
 }

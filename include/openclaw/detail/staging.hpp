@@ -28,11 +28,15 @@ class CopyWorkers {
   public:
     explicit CopyWorkers(unsigned participants) {
         for (unsigned i = 1; i < participants; ++i) {
+#if defined(__cpp_exceptions)
             try {
                 threads_.emplace_back([this, i] { serve(i); });
             } catch (const std::system_error&) {
                 break;  // fewer helpers than asked: still correct, only slower
             }
+#else
+            threads_.emplace_back([this, i] { serve(i); });
+#endif
         }
     }
     CopyWorkers(const CopyWorkers&) = delete;
@@ -131,16 +135,26 @@ class StagingPool {
             cl_int code = CL_SUCCESS;
             slot.mem = Handle<cl_mem>::adopt(clCreateBuffer(
                 context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, chunk_bytes, nullptr, &code));
-            check(code, "clCreateBuffer", [] { return "pinned staging buffer"; });
+            if (!check(code, "clCreateBuffer", [] { return "pinned staging buffer"; })) {
+                slot.mem.reset();
+                return;
+            }
             slot.queue = Handle<cl_command_queue>::retain(queue);
-            slot.host =
+            void* host =
                 clEnqueueMapBuffer(queue, slot.mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
                                    chunk_bytes, 0, nullptr, nullptr, &code);
-            check(code, "clEnqueueMapBuffer", [] { return "pinned staging buffer"; });
+            if (!check(code, "clEnqueueMapBuffer", [] { return "pinned staging buffer"; })) {
+                return;
+            }
+            slot.host = host;
         }
+        ready_ = true;
     }
     StagingPool(const StagingPool&) = delete;
     StagingPool& operator=(const StagingPool&) = delete;
+
+    /// False when a staging buffer could not be made: transfers then go straight to the driver.
+    bool ready() const noexcept { return ready_; }
 
     /// Blocking write of `bytes` from pageable `src` to `dst` at byte `offset`.
     void write(cl_command_queue queue, cl_mem dst, std::size_t offset, const std::byte* src,
@@ -150,12 +164,19 @@ class StagingPool {
             const std::size_t n = std::min(chunk_bytes, bytes - done);
             Slot& slot = slots_[i % slot_count];
             in_flight.wait(i % slot_count);  // the slot's previous chunk has left it
+            if (!in_flight.ok()) {
+                return;
+            }
             workers_.copy(slot.host, src + done, n);
-            check(clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0,
-                                       nullptr, in_flight.slot(i % slot_count)),
-                  "clEnqueueWriteBuffer",
-                  [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + done); });
-            check(clFlush(queue), "clFlush");
+            if (!check(clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0,
+                                            nullptr, in_flight.slot(i % slot_count)),
+                       "clEnqueueWriteBuffer",
+                       [&] {
+                           return concat("staged chunk of ", n, " bytes at byte ", offset + done);
+                       }) ||
+                !check(clFlush(queue), "clFlush")) {
+                return;
+            }
         }
         in_flight.wait_all();
     }
@@ -167,25 +188,32 @@ class StagingPool {
         const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
         const auto issue = [&](std::size_t i) {
             const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
-            check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk_bytes, n,
-                                      slots_[i % slot_count].host, 0, nullptr,
-                                      in_flight.slot(i % slot_count)),
-                  "clEnqueueReadBuffer", [&] {
-                      return concat("staged chunk of ", n, " bytes at byte ",
-                                    offset + i * chunk_bytes);
-                  });
+            return check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk_bytes, n,
+                                             slots_[i % slot_count].host, 0, nullptr,
+                                             in_flight.slot(i % slot_count)),
+                         "clEnqueueReadBuffer", [&] {
+                             return concat("staged chunk of ", n, " bytes at byte ",
+                                           offset + i * chunk_bytes);
+                         });
         };
         for (std::size_t i = 0; i < std::min(chunks, slot_count); ++i) {
-            issue(i);
+            if (!issue(i)) {
+                return;
+            }
         }
-        check(clFlush(queue), "clFlush");
+        if (!check(clFlush(queue), "clFlush")) {
+            return;
+        }
         for (std::size_t i = 0; i < chunks; ++i) {
             const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
             in_flight.wait(i % slot_count);
+            if (!in_flight.ok()) {
+                return;
+            }
             workers_.copy(dst + i * chunk_bytes, slots_[i % slot_count].host, n);
-            if (i + slot_count < chunks) {
-                issue(i + slot_count);
-                check(clFlush(queue), "clFlush");
+            if (i + slot_count < chunks &&
+                (!issue(i + slot_count) || !check(clFlush(queue), "clFlush"))) {
+                return;
             }
         }
     }
@@ -233,21 +261,26 @@ class StagingPool {
             if (cl_event event = std::exchange(events_[i], nullptr)) {
                 const cl_int code = clWaitForEvents(1, &event);
                 clReleaseEvent(event);
-                check(code, "clWaitForEvents", [] { return "a staged transfer failed"; });
+                ok_ = ok_ &&
+                      check(code, "clWaitForEvents", [] { return "a staged transfer failed"; });
             }
         }
         void wait_all() {
-            for (std::size_t i = 0; i < slot_count; ++i) {
+            for (std::size_t i = 0; i < slot_count && ok_; ++i) {
                 wait(i);
             }
         }
+        /// False once a wait failed (and was reported).
+        bool ok() const noexcept { return ok_; }
 
       private:
         std::array<cl_event, slot_count> events_{};
+        bool ok_ = true;
     };
 
     std::array<Slot, slot_count> slots_;
     CopyWorkers workers_;
+    bool ready_ = false;
 };
 
 /// The staging pool of `queue`'s family of copies, made on first use; nullptr when the queue
@@ -259,7 +292,14 @@ inline std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Qu
     }
     std::unique_lock lock(state.mutex);
     if (!state.staging) {
-        state.staging = std::make_shared<StagingPool>(queue.context_handle(), queue.get());
+        // Pinned memory is an optimization: without it the transfer goes straight to the driver.
+        Status unavailable;
+        const OnError quiet(unavailable);
+        auto pool = std::make_shared<StagingPool>(queue.context_handle(), queue.get());
+        if (!pool->ready()) {
+            return {nullptr, std::unique_lock<std::mutex>{}};
+        }
+        state.staging = std::move(pool);
     }
     return {static_cast<StagingPool*>(state.staging.get()), std::move(lock)};
 }

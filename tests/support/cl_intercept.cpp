@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// Definitions of OpenCL entry points in the test program: each counts its call and forwards to
+// the ICD loader's (found with dlsym(RTLD_NEXT)). openclaw is header-only, so its calls in this
+// program reach these first. Entry points newer than OpenCL 1.2 count as violations while
+// PretendOpenCL12 is alive.
+#undef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <dlfcn.h>
+
+#include <cstring>
+
+#include "support/cl_intercept.hpp"
+
+namespace openclaw_test {
+
+namespace {
+std::atomic<bool> pretending{false};
+
+template <class F>
+F next(const char* name) {
+    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+void newer(const char* name) {
+    if (pretending.load()) {
+        ++cl_calls().newer;
+        cl_calls().newer_names.emplace_back(name);
+    }
+}
+
+cl_int answer(const char* text, size_t size, void* value, size_t* size_ret) {
+    const size_t needed = std::strlen(text) + 1;
+    if (size_ret != nullptr) {
+        *size_ret = needed;
+    }
+    if (value != nullptr) {
+        if (size < needed) {
+            return CL_INVALID_VALUE;
+        }
+        std::memcpy(value, text, needed);
+    }
+    return CL_SUCCESS;
+}
+}  // namespace
+
+ClCalls& cl_calls() {
+    static ClCalls calls;
+    return calls;
+}
+
+PretendOpenCL12::PretendOpenCL12() {
+    pretending = true;
+}
+PretendOpenCL12::~PretendOpenCL12() {
+    pretending = false;
+}
+
+}  // namespace openclaw_test
+
+using openclaw_test::newer;
+
+#define OPENCLAW_FORWARD(name) \
+    static const auto real = openclaw_test::next<decltype(&::name)>(#name)
+
+extern "C" {
+
+CL_API_ENTRY cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info param,
+                                                  size_t size, void* value, size_t* size_ret) {
+    OPENCLAW_FORWARD(clGetPlatformInfo);
+    if (openclaw_test::pretending && param == CL_PLATFORM_VERSION) {
+        return openclaw_test::answer("OpenCL 1.2 (pretended by the test)", size, value, size_ret);
+    }
+    if (param > CL_PLATFORM_EXTENSIONS) {
+        newer("clGetPlatformInfo(a parameter newer than OpenCL 1.2)");
+    }
+    return real(platform, param, size, value, size_ret);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param,
+                                                size_t size, void* value, size_t* size_ret) {
+    OPENCLAW_FORWARD(clGetDeviceInfo);
+    if (openclaw_test::pretending) {
+        if (param == CL_DEVICE_VERSION) {
+            return openclaw_test::answer("OpenCL 1.2 (pretended)", size, value, size_ret);
+        }
+        if (param == CL_DEVICE_OPENCL_C_VERSION) {
+            return openclaw_test::answer("OpenCL C 1.2 ", size, value, size_ret);
+        }
+        if (param > CL_DEVICE_PRINTF_BUFFER_SIZE) {  // the last query of OpenCL 1.2
+            newer("clGetDeviceInfo(a parameter newer than OpenCL 1.2)");
+        }
+    }
+    return real(device, param, size, value, size_ret);
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* name,
+                                                  cl_int* code) {
+    OPENCLAW_FORWARD(clCreateKernel);
+    ++openclaw_test::cl_calls().create_kernel;
+    return real(program, name, code);
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel kernel, cl_int* code) {
+    OPENCLAW_FORWARD(clCloneKernel);
+    ++openclaw_test::cl_calls().clone_kernel;
+    newer("clCloneKernel");
+    return real(kernel, code);
+}
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context,
+                                                               cl_device_id device,
+                                                               cl_command_queue_properties bits,
+                                                               cl_int* code) {
+    OPENCLAW_FORWARD(clCreateCommandQueue);
+    ++openclaw_test::cl_calls().create_queue_1x;
+    return real(context, device, bits, code);
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+CL_API_ENTRY cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context context, cl_device_id device, const cl_queue_properties* properties, cl_int* code) {
+    OPENCLAW_FORWARD(clCreateCommandQueueWithProperties);
+    newer("clCreateCommandQueueWithProperties");
+    return real(context, device, properties, code);
+}
+
+CL_API_ENTRY cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void* il,
+                                                          size_t length, cl_int* code) {
+    OPENCLAW_FORWARD(clCreateProgramWithIL);
+    newer("clCreateProgramWithIL");
+    return real(context, il, length, code);
+}
+
+CL_API_ENTRY void* CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                                          cl_uint alignment) {
+    OPENCLAW_FORWARD(clSVMAlloc);
+    newer("clSVMAlloc");
+    return real(context, flags, size, alignment);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint index,
+                                                         const void* pointer) {
+    OPENCLAW_FORWARD(clSetKernelArgSVMPointer);
+    newer("clSetKernelArgSVMPointer");
+    return real(kernel, index, pointer);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking,
+                                                cl_map_flags flags, void* pointer, size_t size,
+                                                cl_uint count, const cl_event* wait,
+                                                cl_event* event) {
+    OPENCLAW_FORWARD(clEnqueueSVMMap);
+    newer("clEnqueueSVMMap");
+    return real(queue, blocking, flags, pointer, size, count, wait, event);
+}
+
+}  // extern "C"
