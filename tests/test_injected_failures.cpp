@@ -221,7 +221,8 @@ TEST_CASE("a query failing while an error is worded does not replace that error"
         REQUIRE(error);
         CHECK(error->call() == "clSetKernelArg");
         CHECK(error->cl_code() == CL_OUT_OF_RESOURCES);
-        CHECK_THAT(error->what(), has("argument 0 of kernel " + lost + "clGetKernelInfo"));
+        // The kernel's name was read when the kernel was made: no query is needed to word this.
+        CHECK_THAT(error->what(), has("argument 0 of kernel \"scale\""));
     }
     SECTION("a launch, then the kernel's name") {
         scale.set_args(data, 2.0f);
@@ -264,8 +265,17 @@ TEST_CASE("a query failing while an error is worded does not replace that error"
         CHECK_THAT(error->what(), has("the build failed (build logs unavailable: clGetProgramInfo: "
                                       "CL_OUT_OF_RESOURCES (-5)"));
         // The program was released while the BuildError was thrown: that failure went to the hook.
-        REQUIRE(hook_calls.size() == 1);
+        // (Then the copies of the context's devices the build used: their releases fail too.)
+        REQUIRE(!hook_calls.empty());
         CHECK(hook_calls[0].first == "clReleaseProgram");
+        for (std::size_t i = 1; i < hook_calls.size(); ++i) {
+            CHECK(hook_calls[i].first == "clReleaseDevice");
+        }
     }
-    CHECK(hook_calls.size() <= 1);
+    // Only releases that failed during cleanup reach the hook, each once.
+    for (const auto& [call, code] : hook_calls) {
+        CHECK(call.rfind("clRelease", 0) == 0);
+        CHECK(code == CL_OUT_OF_RESOURCES);
+    }
+    CHECK(hook_calls.size() <= 2);
 }

@@ -79,18 +79,21 @@ inline Handle<cl_kernel> create_kernel(cl_program program, std::string_view name
     if (!check(code, "clCreateKernel", [&] {
             std::string detail = concat("kernel \"", name, "\"");
             if (code == CL_INVALID_KERNEL_NAME) {
-                detail += ": no kernel of that name in the program (it has:";
-                const std::string all = get_info<cl_program, CL_PROGRAM_KERNEL_NAMES>(program);
-                std::size_t start = 0;
-                while (start < all.size()) {
-                    const std::size_t end = std::min(all.find(';', start), all.size());
-                    if (end > start) {
-                        detail +=
-                            concat(" \"", std::string_view(all).substr(start, end - start), "\"");
+                detail += ": no kernel of that name in the program ";
+                detail += describe_safely([&] {
+                    std::string known = "(it has:";
+                    const std::string all = get_info<cl_program, CL_PROGRAM_KERNEL_NAMES>(program);
+                    std::size_t start = 0;
+                    while (start < all.size()) {
+                        const std::size_t end = std::min(all.find(';', start), all.size());
+                        if (end > start) {
+                            known += concat(" \"", std::string_view(all).substr(start, end - start),
+                                            "\"");
+                        }
+                        start = end + 1;
                     }
-                    start = end + 1;
-                }
-                detail += ")";
+                    return known + ")";
+                });
             } else if (code == CL_INVALID_PROGRAM_EXECUTABLE) {
                 detail += ": the program is not built";
             }
@@ -398,7 +401,6 @@ class KernelBase {
     }
 
   private:
-
     detail::Handle<cl_kernel> handle_;
     std::shared_ptr<const detail::KernelDescription> description_;
     detail::ResetOnMove<cl_context> context_;
