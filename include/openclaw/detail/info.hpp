@@ -319,6 +319,13 @@ OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_END, cl_ulong);
 
 #undef OPENCLAW_INFO
 
+/// Throws the Error of a failed clGetXxxInfo query, naming the parameter (shared by every
+/// get_info instance, which then compiles to the queries alone).
+[[noreturn, gnu::noinline, gnu::cold]] inline void info_failed(cl_int code, const char* call,
+                                                               const char* name) {
+    throw_error(code, call, concat("query ", name));
+}
+
 template <class T>
 inline constexpr bool is_vector = false;
 template <class T>
@@ -331,7 +338,9 @@ info_t<Tag, Param> get_info(Objects... objects) {
     using Traits = InfoTraits<Tag, Param>;
     using Result = info_t<Tag, Param>;
     const auto checked = [](cl_int code) {
-        check(code, InfoQuery<Tag>::call, [] { return concat("query ", Traits::name); });
+        if (code != CL_SUCCESS) [[unlikely]] {
+            info_failed(code, InfoQuery<Tag>::call, Traits::name);
+        }
     };
     if constexpr (std::is_same_v<Result, std::string>) {
         std::size_t bytes = 0;
