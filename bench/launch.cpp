@@ -1,12 +1,11 @@
 // bench/launch: host time per kernel launch (a tiny kernel, 4 arguments, all set before each
 // launch) through the raw C API, OpenCL-CLHPP (KernelFunctor, and setArg + enqueueNDRangeKernel),
-// Boost.Compute (set_args + enqueue_1d_range_kernel) and openclaw (set_args + enqueue), in one run
-// with the peers alternating batch by batch after a warm-up batch each.
+// Boost.Compute (set_args + enqueue_1d_range_kernel) and openclaw (set_args + enqueue), in one run:
+// a warm-up batch each, then many short rounds in which every peer runs one batch.
 // Usage: bench_launch [--smoke] [--launches N] [--stubbed] [--peers]
 // Under bench/launch_instructions.sh the OpenCL calls are stubbed and callgrind counts the
 // instructions each peer's loop executes per launch; --peers lists the peers and their loops.
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -168,41 +167,49 @@ int main(int argc, char** argv) try {
         }
     }
 
-    const int batches = smoke ? 2 : 10;
-    const std::size_t per_batch = std::max<std::size_t>(1, launches / batches);
+    // Many short rounds, each peer once per round in a rotating order: a change in the machine's
+    // load (other processes, the driver's worker threads) then hits every peer alike, and each
+    // peer's ratio to raw C is taken within a round, then the median over the rounds.
+    const std::size_t rounds = smoke ? 2 : 50;
+    const std::size_t per_batch = std::max<std::size_t>(1, launches / rounds);
     for (const Peer& peer : peers) {  // warm-up: first-launch costs, caches, driver pools
         peer.run(per_batch);
     }
     queue.finish();
     s.y.fill(queue, 0.0f);
-    std::map<std::string, std::vector<double>> per_launch;
-    for (int b = 0; b < batches; ++b) {
-        for (const Peer& peer : peers) {
+    std::vector<std::vector<double>> per_launch(peers.size());  // µs, [peer][round]
+    for (std::size_t r = 0; r < rounds; ++r) {
+        for (std::size_t k = 0; k < peers.size(); ++k) {
+            const std::size_t p = (r + k) % peers.size();
             queue.finish();
             const double start = bench::now();
-            peer.run(per_batch);
+            peers[p].run(per_batch);
             queue.finish();
-            per_launch[peer.name].push_back((bench::now() - start) /
-                                            static_cast<double>(per_batch) * 1e6);
+            per_launch[p].push_back((bench::now() - start) / static_cast<double>(per_batch) * 1e6);
         }
     }
     // Every timed launch ran: y counts them (exactly, while the count fits a float's mantissa).
-    const double expected = static_cast<double>(per_batch * peers.size()) * batches;
+    const double expected = static_cast<double>(per_batch * peers.size() * rounds);
     s.y.read(queue, y);
     if (!stubbed && expected < (1 << 24) && y[0] != static_cast<float>(expected)) {
         std::fprintf(stderr, "bench_launch: after %.0f timed launches y is %g\n", expected, y[0]);
         return 1;
     }
-    std::printf("# launches made by each peer: %zu\n", 1 + per_batch * (batches + 1));
-    const double raw = bench::median(per_launch["raw C"]);
+    std::printf("# launches made by each peer: %zu\n", 1 + per_batch * (rounds + 1));
     std::printf(
-        "\n| peer | µs per launch (median of %d batches of %zu) | ratio to raw C |\n"
-        "|---|---|---|\n",
-        batches, per_batch);
-    for (const Peer& peer : peers) {
-        const double us = bench::median(per_launch[peer.name]);
-        bench::csv("launch", "axpy 4 args", peer.name, elements, us, "us/launch");
-        std::printf("| %s | %.3f | %.3fx |\n", peer.name.c_str(), us, us / raw);
+        "\n| peer | µs per launch (median of %zu rounds of %zu) | ratio to raw C (median of the "
+        "rounds' ratios) |\n|---|---|---|\n",
+        rounds, per_batch);
+    for (std::size_t p = 0; p < peers.size(); ++p) {
+        std::vector<double> ratios;
+        for (std::size_t r = 0; r < rounds; ++r) {
+            ratios.push_back(per_launch[p][r] / per_launch[0][r]);  // peers[0] is raw C
+        }
+        const double us = bench::median(per_launch[p]);
+        const double ratio = bench::median(ratios);
+        bench::csv("launch", "axpy 4 args", peers[p].name, elements, us, "us/launch");
+        bench::csv("launch", "axpy 4 args ratio to raw C", peers[p].name, elements, ratio, "x");
+        std::printf("| %s | %.3f | %.3fx |\n", peers[p].name.c_str(), us, ratio);
     }
     clReleaseKernel(raw_kernel);
     return 0;

@@ -68,16 +68,22 @@ def table(header, lines):
 
 def launch_section(rows, targets):
     out = []
-    times = {r["peer"]: r["value"] for r in select(rows, "launch")}
+    times = {r["peer"]: r["value"] for r in select(rows, "launch") if r["unit"] == "us/launch"}
+    # The median of the rounds' own ratios where the program gives it (robust to load drifts),
+    # else the ratio of the medians.
+    ratios = {r["peer"]: r["value"] for r in select(rows, "launch") if r["unit"] == "x"}
     if times:
         raw = times.get("raw C")
+        for peer, value in times.items():
+            if peer not in ratios and raw:
+                ratios[peer] = value / raw
         out += ["### Launch overhead (bench_launch: 4 arguments set, one launch, per launch)", ""]
         out += table(["peer", "µs per launch", "ratio to raw C"],
-                     [[p, "%.3f" % v, "%.3fx" % (v / raw) if raw else "-"]
+                     [[p, "%.3f" % v, "%.3fx" % ratios[p] if p in ratios else "-"]
                       for p, v in sorted(times.items(), key=lambda kv: peer_key(kv[0]))])
         out.append("")
-        if raw and "openclaw" in times:
-            ratio = times["openclaw"] / raw
+        if "openclaw" in ratios:
+            ratio = ratios["openclaw"]
             targets.append(("launch time: openclaw <= %.2fx raw C" % LAUNCH_MAX_RATIO,
                             "%.3fx" % ratio, ratio <= LAUNCH_MAX_RATIO))
     counts = {r["peer"]: r["value"] for r in select(rows, "launch_instructions")}
@@ -95,35 +101,45 @@ def vector_add_section(rows, targets, is_gpu):
     data = select(rows, "vector_add")
     if not data:
         return []
-    copy = next((r["value"] for r in data if r["case"] == "copy"), None)
+    rates = [r for r in data if r["unit"] == "GB/s"]
+    copy = next((r["value"] for r in rates if r["case"] == "copy"), None)
     size = data[0]["size_bytes"]
-    peers = sorted({r["peer"] for r in data if r["case"] != "copy"}, key=peer_key)
+    peers = sorted({r["peer"] for r in rates if r["case"] != "copy"}, key=peer_key)
     out = ["### Vector add bandwidth (bench_vector_add: %s per buffer, GB/s of bytes read + "
            "written)" % human(size), ""]
     lines = []
     for kase in ("float", "float4"):
-        rate = {r["peer"]: r["value"] for r in data if r["case"] == kase}
+        rate = {r["peer"]: r["value"] for r in rates if r["case"] == kase}
         if not rate:
             continue
+        # The medians of the rounds' own ratios where the program gives them.
+        to_raw = {r["peer"]: r["value"] for r in data if r["case"] == kase + " ratio to raw C"}
+        to_copy = {r["peer"]: r["value"] for r in data if r["case"] == kase + " ratio to copy"}
         raw, ours = rate.get("raw C"), rate.get("openclaw")
+        if ours and raw:
+            to_raw.setdefault("openclaw", ours / raw)
+        if ours and copy:
+            to_copy.setdefault("openclaw", ours / copy)
         lines.append([kase] + ["%.1f" % rate[p] if p in rate else "-" for p in peers] +
-                     ["%.3fx" % (ours / raw) if raw and ours else "-",
-                      "%.3fx" % (ours / copy) if copy and ours else "-"])
-        if raw and ours:
+                     ["%.3fx" % to_raw["openclaw"] if "openclaw" in to_raw else "-",
+                      "%.3fx" % to_copy["openclaw"] if "openclaw" in to_copy else "-"])
+        if "openclaw" in to_raw:
+            value = to_raw["openclaw"]
             targets.append(("vector add %s: openclaw >= %.0f%% of raw C" %
-                            (kase, VECTOR_ADD_MIN_RATIO * 100), "%.1f%%" % (100 * ours / raw),
-                            ours / raw >= VECTOR_ADD_MIN_RATIO))
-        if kase == "float4" and copy and ours:
+                            (kase, VECTOR_ADD_MIN_RATIO * 100), "%.1f%%" % (100 * value),
+                            value >= VECTOR_ADD_MIN_RATIO))
+        if kase == "float4" and "openclaw" in to_copy:
+            value = to_copy["openclaw"]
             name = "vector add float4: openclaw >= %.0f%% of clEnqueueCopyBuffer bandwidth" % (
                 VECTOR_ADD_MIN_RATIO * 100)
             if not is_gpu:
                 name += " (a GPU target; shown for this device too)"
-            targets.append((name, "%.1f%%" % (100 * ours / copy), ours / copy >= VECTOR_ADD_MIN_RATIO))
+            targets.append((name, "%.1f%%" % (100 * value), value >= VECTOR_ADD_MIN_RATIO))
     out += table(["kernel"] + ["%s GB/s" % p for p in peers] +
                  ["openclaw / raw C", "openclaw / copy"], lines)
     if copy:
-        out += ["", "clEnqueueCopyBuffer of the same size, same run: %.1f GB/s (2 x size moved)."
-                % copy]
+        out += ["", "clEnqueueCopyBuffer of the same size, same rounds: %.1f GB/s (2 x size "
+                "moved). Ratios are medians of each round's own ratio." % copy]
     return out + [""]
 
 
@@ -232,9 +248,13 @@ def write_markdown(folder, rows, meta):
              "- compiler: %s" % meta.get("compiler", "unknown"),
              "- host: %s; load average %s before, %s after" % (
                  meta.get("host", "unknown"), meta.get("load_before", "?"), meta.get("load_after", "?")),
-             "- run: `scripts/bench.sh`%s (%s mode); peers alternate within every sample, medians" % (
+             "- run: `scripts/bench.sh`%s (%s mode); peers take turns within every round, medians "
+             "over the rounds" % (
                  "" if meta.get("mode") != "smoke" else " --smoke", meta.get("mode", "full")),
              ""]
+    if meta.get("mode") == "smoke":
+        head += ["Smoke mode: sizes and repetitions are too small for these figures to mean "
+                 "anything; the targets are listed only to exercise the report.", ""]
     if targets:
         head += ["### Targets (ratios from this run)", ""]
         head += table(["target", "this run", "verdict"], [[t, v, verdict(ok)] for t, v, ok in targets])
@@ -270,11 +290,11 @@ def plot(folder, rows, meta):
             ax.axhline(reference, color="tab:blue", linestyle="--", label=reference_label)
             ax.legend(fontsize=8)
 
-    launch = {r["peer"]: r["value"] for r in select(rows, "launch")}
+    launch = {r["peer"]: r["value"] for r in select(rows, "launch") if r["unit"] == "us/launch"}
     if launch:
         bars(axes[0][0], launch, "launch overhead (lower is better)", "µs per launch",
              launch.get("raw C"), "raw C")
-    vadd = select(rows, "vector_add")
+    vadd = [r for r in select(rows, "vector_add") if r["unit"] == "GB/s"]
     if vadd:
         ax = axes[0][1]
         peers = sorted({r["peer"] for r in vadd if r["case"] != "copy"}, key=peer_key)

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench/vector_add: the bandwidth of c = a + b over float and float4, launched through the raw C
 // API, OpenCL-CLHPP, Boost.Compute and openclaw (the same program, the same buffers), against the
-// device's own clEnqueueCopyBuffer rate measured in the same run. GB/s count the bytes read and
-// written: 3 x buffer size for a vector add, 2 x for a copy. Peers alternate within each sample;
-// every peer's result is checked element by element before it is timed.
+// device's own clEnqueueCopyBuffer rate measured in the same rounds. GB/s count the bytes read and
+// written: 3 x buffer size for a vector add, 2 x for a copy. Every peer's result is checked element
+// by element before it is timed; then each round runs every (kernel, peer) pair and the copy once,
+// in a rotating order, and the figures are medians over the rounds.
 // Usage: bench_vector_add [--smoke] [--mib N (per buffer)] [--samples N] [--local N (0: the
 // driver's choice)]. Default size: 1 GiB per buffer on a GPU, 256 MiB on other devices.
 #include <cmath>
 #include <functional>
-#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,11 +36,6 @@ __kernel void add_float4(__global const float4* a, __global const float4* b, __g
 }
 )CLC";
 
-struct Peer {
-    std::string name;
-    std::function<void()> run;  // enqueues one launch (or one copy); the caller finishes
-};
-
 // Values whose sums are exact in float, so the check can compare for equality.
 float a_value(std::size_t i) {
     return static_cast<float>(i % 1024);
@@ -63,7 +59,7 @@ int main(int argc, char** argv) try {
                                                             : 256);
     const std::size_t bytes = mib << 20;
     const std::size_t floats = bytes / sizeof(cl_float);
-    const int samples = static_cast<int>(bench::option(argc, argv, "--samples", smoke ? 2 : 7));
+    const int samples = static_cast<int>(bench::option(argc, argv, "--samples", smoke ? 2 : 15));
     const std::size_t local = std::min<std::size_t>(bench::option(argc, argv, "--local", 256),
                                                     device.max_work_group_size());
     if (floats == 0 || floats > 0xFFFFFFFFu || (local != 0 && floats / 4 % local != 0)) {
@@ -98,127 +94,160 @@ int main(int argc, char** argv) try {
     const boost::compute::buffer ba(a.get(), true), bb(b.get(), true), bc(c.get(), true);
 #endif
 
-    std::vector<float> back(floats);
-    std::map<std::string, std::vector<double>> rates;  // "<case>/<peer>" -> GB/s per sample
-    // One kernel (float or float4), every peer; then the copy.
-    auto measure = [&](const std::string& kase, const std::vector<Peer>& peers,
-                       double bytes_moved) {
-        for (const Peer& peer : peers) {
-            c.fill(queue, -1.0f);
-            peer.run();
-            queue.finish();
-            c.read(queue, back);
-            for (std::size_t i = 0; i < floats; ++i) {
-                const float want = kase == "copy" ? host_a[i] : host_a[i] + host_b[i];
-                if (back[i] != want) {
-                    throw std::runtime_error(openclaw::detail::concat(kase, " through ", peer.name,
-                                                                      ": c[", i, "] = ", back[i],
-                                                                      ", expected ", want));
-                }
-            }
-        }
-        // Enough launches per sample that one sample lasts about 0.2 s (from a warm-up launch).
-        const Peer& first = peers.front();
-        first.run();
-        queue.finish();
-        const double start = bench::now();
-        first.run();
-        queue.finish();
-        const double once = bench::now() - start;
-        const auto reps = static_cast<std::size_t>(
-            std::clamp(std::ceil((smoke ? 0.005 : 0.2) / std::max(once, 1e-9)), 1.0, 200.0));
-        for (const Peer& peer : peers) {  // warm-up
-            peer.run();
-        }
-        queue.finish();
-        for (int s = 0; s < samples; ++s) {
-            for (const Peer& peer : peers) {
-                const double t0 = bench::now();
-                for (std::size_t r = 0; r < reps; ++r) {
-                    peer.run();
-                }
-                queue.finish();
-                const double seconds = (bench::now() - t0) / static_cast<double>(reps);
-                rates[kase + "/" + peer.name].push_back(bytes_moved / seconds / 1e9);
-            }
-        }
+    // Every (case, peer) pair, float and float4 kernels and the copy, measured in the same rounds.
+    struct Item {
+        Item(std::string k, std::string p, std::function<void()> f, double moved)
+            : kase(std::move(k)), peer(std::move(p)), run(std::move(f)), bytes_moved(moved) {}
+        std::string kase;  // "float", "float4" or "copy"
+        std::string peer;
+        std::function<void()> run;  // enqueues one launch (or one copy); the caller finishes
+        double bytes_moved;
+        std::size_t reps = 1;
+        std::vector<double> rates;  // GB/s, one per round
     };
-
-    std::vector<std::string> peer_names;
+    std::vector<Item> items;
     for (const auto& [kase, width] :
          std::vector<std::pair<std::string, std::size_t>>{{"float", 1}, {"float4", 4}}) {
         const std::string name = "add_" + kase;
-        const std::size_t n = floats / width;
-        const std::size_t global = n;
+        const std::size_t global = floats / width;
+        const auto count = static_cast<cl_uint>(global);
+        const double moved = 3.0 * static_cast<double>(bytes);
         const std::size_t* local_ptr = local == 0 ? nullptr : &local;
-        const auto count = static_cast<cl_uint>(n);
-        const cl_kernel raw_kernel = clCreateKernel(program.get(), name.c_str(), nullptr);
-        cl::KernelFunctor<cl::Buffer, cl::Buffer, cl::Buffer, cl_uint> functor(
+        auto raw_kernel = std::shared_ptr<_cl_kernel>(
+            clCreateKernel(program.get(), name.c_str(), nullptr), clReleaseKernel);
+        items.push_back(
+            {kase, "raw C",
+             [=, &a, &b, &c] {
+                 const cl_mem ma = a.get(), mb = b.get(), mc = c.get();
+                 const cl_kernel k = raw_kernel.get();
+                 bench::check(clSetKernelArg(k, 0, sizeof(cl_mem), &ma), "clSetKernelArg");
+                 bench::check(clSetKernelArg(k, 1, sizeof(cl_mem), &mb), "clSetKernelArg");
+                 bench::check(clSetKernelArg(k, 2, sizeof(cl_mem), &mc), "clSetKernelArg");
+                 bench::check(clSetKernelArg(k, 3, sizeof(cl_uint), &count), "clSetKernelArg");
+                 bench::check(clEnqueueNDRangeKernel(raw_queue, k, 1, nullptr, &global, local_ptr,
+                                                     0, nullptr, nullptr),
+                              "clEnqueueNDRangeKernel");
+             },
+             moved});
+        using Functor = cl::KernelFunctor<cl::Buffer, cl::Buffer, cl::Buffer, cl_uint>;
+        auto functor = std::make_shared<Functor>(
             cl::Kernel(clCreateKernel(program.get(), name.c_str(), nullptr)));
         const cl::EnqueueArgs clhpp_args =
             local == 0 ? cl::EnqueueArgs(clhpp_queue, cl::NDRange(global))
                        : cl::EnqueueArgs(clhpp_queue, cl::NDRange(global), cl::NDRange(local));
-        std::vector<Peer> peers = {
-            {"raw C",
-             [&] {
-                 const cl_mem ma = a.get(), mb = b.get(), mc = c.get();
-                 bench::check(clSetKernelArg(raw_kernel, 0, sizeof(cl_mem), &ma), "clSetKernelArg");
-                 bench::check(clSetKernelArg(raw_kernel, 1, sizeof(cl_mem), &mb), "clSetKernelArg");
-                 bench::check(clSetKernelArg(raw_kernel, 2, sizeof(cl_mem), &mc), "clSetKernelArg");
-                 bench::check(clSetKernelArg(raw_kernel, 3, sizeof(cl_uint), &count),
-                              "clSetKernelArg");
-                 bench::check(clEnqueueNDRangeKernel(raw_queue, raw_kernel, 1, nullptr, &global,
-                                                     local_ptr, 0, nullptr, nullptr),
-                              "clEnqueueNDRangeKernel");
-             }},
-            {"CLHPP", [&] { functor(clhpp_args, ca, cb, cc, count); }},
-        };
+        items.push_back({kase, "CLHPP",
+                         [=, &ca, &cb, &cc] { (*functor)(clhpp_args, ca, cb, cc, count); }, moved});
 #if OPENCLAW_BENCH_BOOST_COMPUTE
-        boost::compute::kernel boost_kernel(clCreateKernel(program.get(), name.c_str(), nullptr),
-                                            false);
-        peers.push_back({"Boost.Compute", [&] {
-                             boost_kernel.set_args(ba, bb, bc, count);
-                             boost_queue.enqueue_1d_range_kernel(boost_kernel, 0, global, local);
-                         }});
+        auto boost_kernel = std::make_shared<boost::compute::kernel>(
+            clCreateKernel(program.get(), name.c_str(), nullptr), false);
+        items.push_back({kase, "Boost.Compute",
+                         [=, &boost_queue, &ba, &bb, &bc] {
+                             boost_kernel->set_args(ba, bb, bc, count);
+                             boost_queue.enqueue_1d_range_kernel(*boost_kernel, 0, global, local);
+                         },
+                         moved});
 #endif
         // The typed kernel differs by element type; both are the same clSetKernelArg calls.
         using openclaw::In, openclaw::Out;
-        std::function<void()> openclaw_run;
+        const openclaw::NDRange group = local == 0 ? openclaw::NDRange{} : openclaw::NDRange{local};
         if (width == 1) {
-            auto k = program.kernel<In<float>, In<float>, Out<float>, cl_uint>(name);
-            openclaw_run = [&, k]() mutable {
-                queue.enqueue(k.set_args(a, b, c, count), openclaw::NDRange{global},
-                              local == 0 ? openclaw::NDRange{} : openclaw::NDRange{local});
-            };
+            auto k = std::make_shared<openclaw::Kernel<In<float>, In<float>, Out<float>, cl_uint>>(
+                program.kernel<In<float>, In<float>, Out<float>, cl_uint>(name));
+            items.push_back({kase, "openclaw",
+                             [=, &queue, &a, &b, &c] {
+                                 queue.enqueue(k->set_args(a, b, c, count),
+                                               openclaw::NDRange{global}, group);
+                             },
+                             moved});
         } else {
             // The float buffers viewed as float4: the same memory objects, typed for the kernel.
             auto a4 = openclaw::ReadOnlyBuffer<cl_float4>::retain(a.get());
             auto b4 = openclaw::ReadOnlyBuffer<cl_float4>::retain(b.get());
             auto c4 = openclaw::ReadWriteBuffer<cl_float4>::retain(c.get());
-            auto k = program.kernel<In<cl_float4>, In<cl_float4>, Out<cl_float4>, cl_uint>(name);
-            openclaw_run = [&, k, a4, b4, c4]() mutable {
-                queue.enqueue(k.set_args(a4, b4, c4, count), openclaw::NDRange{global},
-                              local == 0 ? openclaw::NDRange{} : openclaw::NDRange{local});
-            };
+            using K4 = openclaw::Kernel<In<cl_float4>, In<cl_float4>, Out<cl_float4>, cl_uint>;
+            auto k = std::make_shared<K4>(
+                program.kernel<In<cl_float4>, In<cl_float4>, Out<cl_float4>, cl_uint>(name));
+            items.push_back({kase, "openclaw",
+                             [=, &queue] {
+                                 queue.enqueue(k->set_args(a4, b4, c4, count),
+                                               openclaw::NDRange{global}, group);
+                             },
+                             moved});
         }
-        peers.push_back({"openclaw", openclaw_run});
-        measure(kase, peers, 3.0 * static_cast<double>(bytes));
-        if (peer_names.empty()) {
-            for (const Peer& peer : peers) {
-                peer_names.push_back(peer.name);
+    }
+    items.push_back({"copy", "raw C",
+                     [&] {
+                         bench::check(clEnqueueCopyBuffer(raw_queue, a.get(), c.get(), 0, 0, bytes,
+                                                          0, nullptr, nullptr),
+                                      "clEnqueueCopyBuffer");
+                     },
+                     2.0 * static_cast<double>(bytes)});
+
+    // Each item's result, checked element by element before anything is timed.
+    std::vector<float> back(floats);
+    for (const Item& item : items) {
+        c.fill(queue, -1.0f);
+        item.run();
+        queue.finish();
+        c.read(queue, back);
+        for (std::size_t i = 0; i < floats; ++i) {
+            const float want = item.kase == "copy" ? host_a[i] : host_a[i] + host_b[i];
+            if (back[i] != want) {
+                throw std::runtime_error(openclaw::detail::concat(item.kase, " through ", item.peer,
+                                                                  ": c[", i, "] = ", back[i],
+                                                                  ", expected ", want));
             }
         }
-        clReleaseKernel(raw_kernel);
     }
-    const std::vector<Peer> copy = {
-        {"raw C", [&] {
-             bench::check(
-                 clEnqueueCopyBuffer(raw_queue, a.get(), c.get(), 0, 0, bytes, 0, nullptr, nullptr),
-                 "clEnqueueCopyBuffer");
-         }}};
-    measure("copy", copy, 2.0 * static_cast<double>(bytes));
+    // Warm-up, and enough launches per sample that one lasts about 0.1 s.
+    for (Item& item : items) {
+        item.run();
+        queue.finish();
+        const double start = bench::now();
+        item.run();
+        queue.finish();
+        const double once = bench::now() - start;
+        item.reps = static_cast<std::size_t>(
+            std::clamp(std::ceil((smoke ? 0.002 : 0.1) / std::max(once, 1e-9)), 1.0, 200.0));
+    }
+    // Rounds: every item once, in a rotating order, so that a change in the machine's load hits
+    // all of them alike; ratios are taken within a round.
+    for (int round = 0; round < samples; ++round) {
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            Item& item = items[(static_cast<std::size_t>(round) + k) % items.size()];
+            const double t0 = bench::now();
+            for (std::size_t r = 0; r < item.reps; ++r) {
+                item.run();
+            }
+            queue.finish();
+            const double seconds = (bench::now() - t0) / static_cast<double>(item.reps);
+            item.rates.push_back(item.bytes_moved / seconds / 1e9);
+        }
+    }
 
-    const double copy_rate = bench::median(rates["copy/raw C"]);
+    const auto find = [&](const std::string& kase, const std::string& peer) -> const Item* {
+        for (const Item& item : items) {
+            if (item.kase == kase && item.peer == peer) {
+                return &item;
+            }
+        }
+        return nullptr;
+    };
+    // The median over the rounds of a / b, each taken within one round.
+    const auto ratio = [&](const Item& x, const Item& y) {
+        std::vector<double> ratios;
+        for (std::size_t r = 0; r < x.rates.size(); ++r) {
+            ratios.push_back(x.rates[r] / y.rates[r]);
+        }
+        return bench::median(ratios);
+    };
+    std::vector<std::string> peer_names;
+    for (const Item& item : items) {
+        if (item.kase == "float") {
+            peer_names.push_back(item.peer);
+        }
+    }
+    const Item& copy = *find("copy", "raw C");
     std::printf("\n| kernel |");
     for (const std::string& peer : peer_names) {
         std::printf(" %s GB/s |", peer.c_str());
@@ -231,19 +260,22 @@ int main(int argc, char** argv) try {
     for (const std::string kase : {"float", "float4"}) {
         std::printf("| %s |", kase.c_str());
         for (const std::string& peer : peer_names) {
-            std::printf(" %.1f |", bench::median(rates[kase + "/" + peer]));
+            std::printf(" %.1f |", bench::median(find(kase, peer)->rates));
         }
-        const double ours = bench::median(rates[kase + "/openclaw"]);
-        std::printf(" %.3fx | %.3fx |\n", ours / bench::median(rates[kase + "/raw C"]),
-                    ours / copy_rate);
+        const Item& ours = *find(kase, "openclaw");
+        std::printf(" %.3fx | %.3fx |\n", ratio(ours, *find(kase, "raw C")), ratio(ours, copy));
     }
-    std::printf("\nclEnqueueCopyBuffer of the same size (2 x size moved): %.1f GB/s\n\n",
-                copy_rate);
-    bench::csv("vector_add", "copy", "raw C", bytes, copy_rate, "GB/s");
-    for (const std::string kase : {"float", "float4"}) {
-        for (const std::string& peer : peer_names) {
-            bench::csv("vector_add", kase, peer, bytes, bench::median(rates[kase + "/" + peer]),
-                       "GB/s");
+    std::printf(
+        "\nclEnqueueCopyBuffer of the same size (2 x size moved): %.1f GB/s. Ratios: the median "
+        "of the rounds' own ratios.\n\n",
+        bench::median(copy.rates));
+    for (const Item& item : items) {
+        bench::csv("vector_add", item.kase, item.peer, bytes, bench::median(item.rates), "GB/s");
+        if (item.kase != "copy") {
+            bench::csv("vector_add", item.kase + " ratio to raw C", item.peer, bytes,
+                       ratio(item, *find(item.kase, "raw C")), "x");
+            bench::csv("vector_add", item.kase + " ratio to copy", item.peer, bytes,
+                       ratio(item, copy), "x");
         }
     }
     return 0;

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Compile time and peak compiler memory of the vector-add program written against each peer
-# (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp, and openclaw with the
-# kernel typed from its source), and of a translation unit that only includes each library's main
-# header. Each is compiled with -std=c++20 -O2 -c by every compiler in CXXS, RUNS times,
-# interleaved (a change in the machine's load hits every peer alike); medians of CPU time (user +
-# system), wall time and peak memory (measure.sh). Prints `csv,compile_time,...` rows and a
+# (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp; and openclaw with the
+# kernel typed from its source, and including only the headers it uses), and of a translation unit
+# that only includes each library's main header. Each is compiled with -std=c++20 -O2 -c by every
+# compiler in CXXS, RUNS times, interleaved (a change in the machine's load hits every peer alike);
+# medians of CPU time (user + system), wall time and peak memory (measure.sh). Prints `csv,compile_time,...` rows and a
 # Markdown table with the ratios to CLHPP.
 #   bench/compile_time/peers.sh                 RUNS=3 CXXS=g++ bench/compile_time/peers.sh
 #   bench/compile_time/peers.sh --smoke         one run, one compiler ($CXX or g++), two units
@@ -72,6 +72,7 @@ program|Boost.Compute|$here/vadd_boost_compute.cpp|"
     units="$units
 program|openclaw|$here/vadd_openclaw.cpp|
 program|openclaw (kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
+program|openclaw (buffer, platform, program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
 header|raw C|$work/h_raw.cpp|
 header|CLHPP|$work/h_clhpp.cpp|"
     [ "$boost" = 1 ] && units="$units

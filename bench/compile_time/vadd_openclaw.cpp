@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // The vector-add program against openclaw: the first GPU (else the first device) of the platforms
 // matching OPENCLAW_BENCH_PLATFORM, c = a + b launched REPS times, checked. The kernel is typed by
-// hand, or from its source with -DOPENCLAW_BENCH_FROM_SOURCE=1. compile_time/peers.sh measures
-// what compiling it costs.
+// hand, or from its source with -DOPENCLAW_BENCH_FROM_SOURCE=1; -DOPENCLAW_BENCH_FEW_HEADERS=1
+// includes only the headers it uses instead of the umbrella. compile_time/peers.sh measures what
+// compiling it costs.
+#if OPENCLAW_BENCH_FEW_HEADERS
+#include <openclaw/buffer.hpp>
+#include <openclaw/platform.hpp>
+#include <openclaw/program.hpp>
+#else
 #include <openclaw/openclaw.hpp>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
