@@ -6,8 +6,8 @@
 //   warm  the same source built again into a new program (driver caches hit; Boost.Compute's
 //         program_cache answers from memory).
 // Two sources: the vector-add program of bench_vector_add, and compile_time/kernels300.cl (300
-// lines, 17 kernels; needs cl_khr_fp64). Peers alternate within each sample; each build is checked
-// by creating its kernels. Usage: bench_build [--smoke] [--samples N]
+// lines, 17 kernels; needs cl_khr_fp64). Peers take turns in a shuffled order within each sample;
+// each build is checked by counting its kernels. Usage: bench_build [--smoke] [--samples N]
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -64,7 +64,7 @@ const char* env_or(const char* name, const char* fallback) {
 
 int main(int argc, char** argv) try {
     const bool smoke = bench::has_flag(argc, argv, "--smoke");
-    const auto samples = static_cast<int>(bench::option(argc, argv, "--samples", smoke ? 1 : 5));
+    const auto samples = static_cast<int>(bench::option(argc, argv, "--samples", smoke ? 1 : 9));
     const openclaw::Device device = bench::pick_device();
     if (!device) {
         std::fprintf(stderr, "no OpenCL device\n");
@@ -154,7 +154,9 @@ int main(int argc, char** argv) try {
         }
         std::map<std::string, std::vector<double>> cold, warm;
         for (int s = 0; s < samples; ++s) {
-            for (const Peer& peer : peers) {
+            for (const std::size_t p :
+                 bench::round_order(peers.size(), static_cast<std::size_t>(s))) {
+                const Peer& peer = peers[p];
                 for (const bool is_cold : {true, false}) {
                     const std::string source = is_cold ? unseen(text) : warm_text;
                     const double start = bench::now();

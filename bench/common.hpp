@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +47,17 @@ inline double median(std::vector<double> samples) {
     std::sort(samples.begin(), samples.end());
     const std::size_t n = samples.size();
     return n == 0 ? 0.0 : (n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2);
+}
+
+/// The order in which `count` peers take their turns in round `round`: a different shuffle each
+/// round (the same in every run), so that no peer always follows the same one (a copy before a
+/// kernel, a slow peer before a fast one) and a drift in the machine's load hits all alike.
+inline std::vector<std::size_t> round_order(std::size_t count, std::size_t round) {
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937 generator(static_cast<std::mt19937::result_type>(round * 7919 + 17));
+    std::shuffle(order.begin(), order.end(), generator);
+    return order;
 }
 
 inline bool has_flag(int argc, char** argv, std::string_view flag) {
@@ -90,10 +103,17 @@ inline void csv(std::string_view benchmark, std::string_view name, std::string_v
         });
         return storage;
     }();
+    // A comma inside a field would shift the columns: fields get semicolons instead.
+    const auto field = [](std::string_view text) {
+        std::string out(text);
+        std::replace(out.begin(), out.end(), ',', ';');
+        return out;
+    };
     char value_text[32];
     std::snprintf(value_text, sizeof(value_text), "%.6g", value);
-    rows.push_back(openclaw::detail::concat("csv,", benchmark, ",", name, ",", peer, ",", size, ",",
-                                            std::string_view(value_text), ",", unit));
+    rows.push_back(openclaw::detail::concat("csv,", field(benchmark), ",", field(name), ",",
+                                            field(peer), ",", size, ",",
+                                            std::string_view(value_text), ",", field(unit)));
 }
 
 inline std::string human_bytes(std::size_t bytes) {

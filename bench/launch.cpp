@@ -167,7 +167,7 @@ int main(int argc, char** argv) try {
         }
     }
 
-    // Many short rounds, each peer once per round in a rotating order: a change in the machine's
+    // Many short rounds, each peer once per round in a shuffled order: a change in the machine's
     // load (other processes, the driver's worker threads) then hits every peer alike, and each
     // peer's ratio to raw C is taken within a round, then the median over the rounds.
     const std::size_t rounds = smoke ? 2 : 50;
@@ -179,8 +179,7 @@ int main(int argc, char** argv) try {
     s.y.fill(queue, 0.0f);
     std::vector<std::vector<double>> per_launch(peers.size());  // µs, [peer][round]
     for (std::size_t r = 0; r < rounds; ++r) {
-        for (std::size_t k = 0; k < peers.size(); ++k) {
-            const std::size_t p = (r + k) % peers.size();
+        for (const std::size_t p : bench::round_order(peers.size(), r)) {
             queue.finish();
             const double start = bench::now();
             peers[p].run(per_batch);

@@ -4,7 +4,7 @@
 // device's own clEnqueueCopyBuffer rate measured in the same rounds. GB/s count the bytes read and
 // written: 3 x buffer size for a vector add, 2 x for a copy. Every peer's result is checked element
 // by element before it is timed; then each round runs every (kernel, peer) pair and the copy once,
-// in a rotating order, and the figures are medians over the rounds.
+// in a shuffled order, and the figures are medians over the rounds.
 // Usage: bench_vector_add [--smoke] [--mib N (per buffer)] [--samples N] [--local N (0: the
 // driver's choice)]. Default size: 1 GiB per buffer on a GPU, 256 MiB on other devices.
 #include <cmath>
@@ -210,11 +210,12 @@ int main(int argc, char** argv) try {
         item.reps = static_cast<std::size_t>(
             std::clamp(std::ceil((smoke ? 0.002 : 0.1) / std::max(once, 1e-9)), 1.0, 200.0));
     }
-    // Rounds: every item once, in a rotating order, so that a change in the machine's load hits
-    // all of them alike; ratios are taken within a round.
+    // Rounds: every item once, in a shuffled order (bench::round_order); ratios are taken within
+    // a round.
     for (int round = 0; round < samples; ++round) {
-        for (std::size_t k = 0; k < items.size(); ++k) {
-            Item& item = items[(static_cast<std::size_t>(round) + k) % items.size()];
+        for (const std::size_t k :
+             bench::round_order(items.size(), static_cast<std::size_t>(round))) {
+            Item& item = items[k];
             const double t0 = bench::now();
             for (std::size_t r = 0; r < item.reps; ++r) {
                 item.run();

@@ -72,7 +72,7 @@ program|Boost.Compute|$here/vadd_boost_compute.cpp|"
     units="$units
 program|openclaw|$here/vadd_openclaw.cpp|
 program|openclaw (kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
-program|openclaw (buffer, platform, program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
+program|openclaw (buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
 header|raw C|$work/h_raw.cpp|
 header|CLHPP|$work/h_clhpp.cpp|"
     [ "$boost" = 1 ] && units="$units
@@ -115,6 +115,7 @@ for cxx in $compilers; do
     done < "$work/units" > "$work/medians"
     while IFS='|' read -r what peer figures; do
         set -- $figures
+        field=$(echo "$peer" | tr ',' ';')  # a comma would shift the CSV's columns
         # The ratios are to CLHPP's unit of the same kind, compiled by the same compiler.
         base=$(awk -F'|' -v w="$what" '$1 == w && $2 == "CLHPP" {print $3}' "$work/medians")
         if [ -n "$base" ]; then
@@ -123,9 +124,9 @@ for cxx in $compilers; do
             ratios="- | -"
         fi
         echo "| $version | $what | $peer | $1 | $2 | $3 | $ratios |"
-        echo "csv,compile_time,$what $version cpu,$peer,0,$1,s" >> "$work/csv"
-        echo "csv,compile_time,$what $version wall,$peer,0,$2,s" >> "$work/csv"
-        echo "csv,compile_time,$what $version memory,$peer,0,$3,MiB" >> "$work/csv"
+        echo "csv,compile_time,$what $version cpu,$field,0,$1,s" >> "$work/csv"
+        echo "csv,compile_time,$what $version wall,$field,0,$2,s" >> "$work/csv"
+        echo "csv,compile_time,$what $version memory,$field,0,$3,MiB" >> "$work/csv"
     done < "$work/medians"
 done
 echo
