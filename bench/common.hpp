@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What the benchmarks share: the device choice, a clock, medians, and the CSV/markdown output.
-// OPENCLAW_BENCH_PLATFORM=<part of a platform name> picks the platform (else the first GPU, else
-// the first device).
+// What the benchmarks share: the device choice, a clock, medians, options, and the CSV/markdown
+// output. OPENCLAW_BENCH_PLATFORM=<part of a platform name> picks the platform (else the first
+// GPU, else the first device).
 
 #include <openclaw/openclaw.hpp>
 
@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
+#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +49,17 @@ inline double median(std::vector<double> samples) {
     return n == 0 ? 0.0 : (n % 2 == 1 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2);
 }
 
+/// The order in which `count` peers take their turns in round `round`: a different shuffle each
+/// round (the same in every run), so that no peer always follows the same one (a copy before a
+/// kernel, a slow peer before a fast one) and a drift in the machine's load hits all alike.
+inline std::vector<std::size_t> round_order(std::size_t count, std::size_t round) {
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::mt19937 generator(static_cast<std::mt19937::result_type>(round * 7919 + 17));
+    std::shuffle(order.begin(), order.end(), generator);
+    return order;
+}
+
 inline bool has_flag(int argc, char** argv, std::string_view flag) {
     for (int i = 1; i < argc; ++i) {
         if (flag == argv[i]) {
@@ -56,12 +69,51 @@ inline bool has_flag(int argc, char** argv, std::string_view flag) {
     return false;
 }
 
+/// The value after `flag` (`--mib 64`), or `fallback` when the flag is absent.
+inline std::size_t option(int argc, char** argv, std::string_view flag, std::size_t fallback) {
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (flag == argv[i]) {
+            return std::stoull(argv[i + 1]);
+        }
+    }
+    return fallback;
+}
+
+/// The line scripts/bench.sh reads the device from:
+/// "# device: <name> | <platform version> | driver <version> | <GPU, CPU or other>".
+inline void print_device(const openclaw::Device& device) {
+    std::printf("# device: %s | %s | driver %s | %s\n", device.name().c_str(),
+                device.platform().version_string().c_str(), device.driver_version().c_str(),
+                device.is_gpu()   ? "GPU"
+                : device.is_cpu() ? "CPU"
+                                  : "other");
+}
+
+/// Records one result row, `csv,benchmark,case,peer,size_bytes,value,unit`. The rows are printed
+/// together when the program exits, after its Markdown tables, so that those stay whole.
 inline void csv(std::string_view benchmark, std::string_view name, std::string_view peer,
                 std::size_t size, double value, std::string_view unit) {
-    std::printf("csv,%.*s,%.*s,%.*s,%zu,%.6g,%.*s\n", static_cast<int>(benchmark.size()),
-                benchmark.data(), static_cast<int>(name.size()), name.data(),
-                static_cast<int>(peer.size()), peer.data(), size, value,
-                static_cast<int>(unit.size()), unit.data());
+    static std::vector<std::string>& rows = []() -> std::vector<std::string>& {
+        static std::vector<std::string> storage;
+        std::atexit([] {
+            std::fflush(stdout);
+            for (const std::string& row : storage) {
+                std::printf("%s\n", row.c_str());
+            }
+        });
+        return storage;
+    }();
+    // A comma inside a field would shift the columns: fields get semicolons instead.
+    const auto field = [](std::string_view text) {
+        std::string out(text);
+        std::replace(out.begin(), out.end(), ',', ';');
+        return out;
+    };
+    char value_text[32];
+    std::snprintf(value_text, sizeof(value_text), "%.6g", value);
+    rows.push_back(openclaw::detail::concat("csv,", field(benchmark), ",", field(name), ",",
+                                            field(peer), ",", size, ",",
+                                            std::string_view(value_text), ",", field(unit)));
 }
 
 inline std::string human_bytes(std::size_t bytes) {

@@ -1,22 +1,16 @@
 // bench/launch: host time per kernel launch (a tiny kernel, 4 arguments, all set before each
-// launch) through the raw C API, OpenCL-CLHPP (KernelFunctor, and setArg + enqueueNDRangeKernel)
-// and openclaw (set_args + enqueue), in one run with the peers alternating batch by batch.
-// Usage: bench_launch [--smoke] [--launches N] [--stubbed]
+// launch) through the raw C API, OpenCL-CLHPP (KernelFunctor, and setArg + enqueueNDRangeKernel),
+// Boost.Compute (set_args + enqueue_1d_range_kernel) and openclaw (set_args + enqueue), in one run:
+// a warm-up batch each, then many short rounds in which every peer runs one batch.
+// Usage: bench_launch [--smoke] [--launches N] [--stubbed] [--peers]
 // Under bench/launch_instructions.sh the OpenCL calls are stubbed and callgrind counts the
-// instructions each peer's loop executes per launch.
-#include <openclaw/openclaw.hpp>
-
-#define CL_HPP_TARGET_OPENCL_VERSION 300
-// 110: CLHPP 2.0.x fails to compile its queue constructors with a minimum of 120.
-#define CL_HPP_MINIMUM_OPENCL_VERSION 110
-#include <CL/opencl.hpp>
-
+// instructions each peer's loop executes per launch; --peers lists the peers and their loops.
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
+#include "peers.hpp"
 
 namespace {
 
@@ -85,25 +79,37 @@ struct Setup {
     }
 }
 
+#if OPENCLAW_BENCH_BOOST_COMPUTE
+// Boost.Compute returns an event from every enqueue, so each launch creates and releases one.
+[[gnu::noinline]] void boost_compute_loop(boost::compute::command_queue& queue,
+                                          boost::compute::kernel& kernel,
+                                          const boost::compute::buffer& y,
+                                          const boost::compute::buffer& x, std::size_t launches) {
+    for (std::size_t i = 0; i < launches; ++i) {
+        kernel.set_args(y, x, 0.5f, elements);
+        queue.enqueue_1d_range_kernel(kernel, 0, elements, 0);
+    }
+}
+#endif
+
+struct Peer {
+    std::string name;
+    std::string loop;  // the function callgrind counts (launch_instructions.sh)
+    std::function<void(std::size_t)> run;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) try {
     const bool smoke = bench::has_flag(argc, argv, "--smoke");
     // Under the stub library nothing runs on the device: only instruction counts mean anything.
     const bool stubbed = bench::has_flag(argc, argv, "--stubbed");
-    std::size_t launches = smoke ? 200 : 100000;
-    for (int i = 1; i + 1 < argc; ++i) {
-        if (std::string_view(argv[i]) == "--launches") {
-            launches = std::stoull(argv[i + 1]);
-        }
-    }
+    const std::size_t launches = bench::option(argc, argv, "--launches", smoke ? 200 : 100000);
     const openclaw::Device device = bench::pick_device();
     if (!device) {
         std::fprintf(stderr, "no OpenCL device\n");
         return 1;
     }
-    std::printf("# launch overhead on \"%s\" (%s), %zu launches per peer\n", device.name().c_str(),
-                device.platform().version_string().c_str(), launches);
     const openclaw::Context context{device};
     const openclaw::Queue queue{context, device};
     Setup s{context, queue, openclaw::Program::build(context, source),
@@ -119,47 +125,90 @@ int main(int argc, char** argv) try {
     cl::KernelFunctor<cl::Buffer, cl::Buffer, float, cl_uint> functor(
         cl::Kernel(clCreateKernel(s.program.get(), "axpy", nullptr)));
 
-    const std::vector<std::pair<std::string, std::function<void(std::size_t)>>> peers = {
-        {"raw C", [&](std::size_t n) { raw_loop(s, raw_kernel, n); }},
-        {"CLHPP KernelFunctor",
+    std::vector<Peer> peers = {
+        {"raw C", "raw_loop", [&](std::size_t n) { raw_loop(s, raw_kernel, n); }},
+        {"CLHPP KernelFunctor", "clhpp_functor_loop",
          [&](std::size_t n) { clhpp_functor_loop(clhpp_queue, functor, cy, cx, n); }},
-        {"CLHPP setArg+enqueue",
+        {"CLHPP setArg+enqueue", "clhpp_kernel_loop",
          [&](std::size_t n) { clhpp_kernel_loop(clhpp_queue, clhpp_kernel, cy, cx, n); }},
-        {"openclaw", [&](std::size_t n) { openclaw_loop(s, kernel, n); }},
     };
-    // Verify: every peer's launches add 0.5 * 2 to y; one launch each from y = 1 gives 5.
-    for (const auto& [name, run] : peers) {
-        run(1);
+#if OPENCLAW_BENCH_BOOST_COMPUTE
+    boost::compute::command_queue boost_queue(queue.get(), true);
+    boost::compute::kernel boost_kernel(clCreateKernel(s.program.get(), "axpy", nullptr), false);
+    const boost::compute::buffer by(s.y.get(), true);
+    const boost::compute::buffer bx(s.x.get(), true);
+    peers.push_back({"Boost.Compute", "boost_compute_loop", [&](std::size_t n) {
+                         boost_compute_loop(boost_queue, boost_kernel, by, bx, n);
+                     }});
+#endif
+    peers.push_back(
+        {"openclaw", "openclaw_loop", [&](std::size_t n) { openclaw_loop(s, kernel, n); }});
+    if (bench::has_flag(argc, argv, "--peers")) {
+        for (const Peer& peer : peers) {
+            std::printf("%s\t%s\n", peer.name.c_str(), peer.loop.c_str());
+        }
+        return 0;
     }
-    queue.finish();
-    std::vector<float> y(elements);
-    s.y.read(queue, y);
-    if (!stubbed && (y[0] != 5.0f || y[elements - 1] != 5.0f)) {
-        std::fprintf(stderr, "a peer's launch computed the wrong result (%g)\n", y[0]);
-        return 1;
-    }
+    bench::print_device(device);
+    std::printf("# launch overhead: %zu launches per peer%s\n", launches,
+                bench::has_boost_compute ? "" : " (Boost.Compute not built: headers not found)");
 
-    const int batches = smoke ? 2 : 10;
-    const std::size_t per_batch = std::max<std::size_t>(1, launches / batches);
-    std::map<std::string, std::vector<double>> per_launch;
-    for (int b = 0; b < batches; ++b) {
-        for (const auto& [name, run] : peers) {
-            queue.finish();
-            const double start = bench::now();
-            run(per_batch);
-            queue.finish();
-            per_launch[name].push_back((bench::now() - start) / static_cast<double>(per_batch) *
-                                       1e6);
+    // Each peer alone, from y = 1: one launch adds 0.5 * 2.
+    std::vector<float> y(elements);
+    for (const Peer& peer : peers) {
+        s.y.fill(queue, 1.0f);
+        peer.run(1);
+        queue.finish();
+        s.y.read(queue, y);
+        if (!stubbed && std::any_of(y.begin(), y.end(), [](float v) { return v != 2.0f; })) {
+            std::fprintf(stderr, "bench_launch: %s computed %g instead of 2\n", peer.name.c_str(),
+                         y[0]);
+            return 1;
         }
     }
-    const double raw = bench::median(per_launch["raw C"]);
+
+    // Many short rounds, each peer once per round in a shuffled order: a change in the machine's
+    // load (other processes, the driver's worker threads) then hits every peer alike, and each
+    // peer's ratio to raw C is taken within a round, then the median over the rounds.
+    const std::size_t rounds = smoke ? 2 : 50;
+    const std::size_t per_batch = std::max<std::size_t>(1, launches / rounds);
+    for (const Peer& peer : peers) {  // warm-up: first-launch costs, caches, driver pools
+        peer.run(per_batch);
+    }
+    queue.finish();
+    s.y.fill(queue, 0.0f);
+    std::vector<std::vector<double>> per_launch(peers.size());  // µs, [peer][round]
+    for (std::size_t r = 0; r < rounds; ++r) {
+        for (const std::size_t p : bench::round_order(peers.size(), r)) {
+            queue.finish();
+            const double start = bench::now();
+            peers[p].run(per_batch);
+            queue.finish();
+            per_launch[p].push_back((bench::now() - start) / static_cast<double>(per_batch) * 1e6);
+        }
+    }
+    // Every timed launch ran: y counts them (exactly, while the count fits a float's mantissa).
+    const double expected = static_cast<double>(per_batch * peers.size() * rounds);
+    s.y.read(queue, y);
+    if (!stubbed && expected < (1 << 24) && y[0] != static_cast<float>(expected)) {
+        std::fprintf(stderr, "bench_launch: after %.0f timed launches y is %g\n", expected, y[0]);
+        return 1;
+    }
+    std::printf("# launches made by each peer: %zu\n", 1 + per_batch * (rounds + 1));
     std::printf(
-        "\n| peer | µs per launch (median of %d batches) | ratio to raw C |\n|---|---|---|\n",
-        batches);
-    for (const auto& [name, run] : peers) {
-        const double us = bench::median(per_launch[name]);
-        bench::csv("launch", "axpy 4 args", name, elements, us, "us/launch");
-        std::printf("| %s | %.3f | %.3fx |\n", name.c_str(), us, us / raw);
+        "\n| peer | µs per launch (median of %zu rounds of %zu) | ratio to raw C (median of the "
+        "rounds' ratios) |\n|---|---|---|\n",
+        rounds, per_batch);
+    for (std::size_t p = 0; p < peers.size(); ++p) {
+        std::vector<double> ratios;
+        for (std::size_t r = 0; r < rounds; ++r) {
+            ratios.push_back(per_launch[p][r] / per_launch[0][r]);  // peers[0] is raw C
+        }
+        const double us = bench::median(per_launch[p]);
+        const double ratio = bench::median(ratios);
+        bench::csv("launch", "axpy 4 args", peers[p].name, elements, us, "us/launch");
+        bench::csv("launch", "axpy 4 args ratio to raw C", peers[p].name, elements, ratio, "x");
+        std::printf("| %s | %.3f | %.3fx |\n", peers[p].name.c_str(), us, ratio);
     }
     clReleaseKernel(raw_kernel);
     return 0;

@@ -1,13 +1,8 @@
 // bench/transfers: host<->device transfer rates, 4 KiB to 1 GiB, from pageable and pinned host
-// memory, through the raw C API, OpenCL-CLHPP and openclaw in one run (peers alternate within
-// each size). Usage: bench_transfers [--smoke] [--max-mib N]
-#include <openclaw/openclaw.hpp>
-
-#define CL_HPP_TARGET_OPENCL_VERSION 300
-// 110: CLHPP 2.0.x fails to compile its queue constructors with a minimum of 120.
-#define CL_HPP_MINIMUM_OPENCL_VERSION 110
-#include <CL/opencl.hpp>
-
+// memory, through the raw C API, OpenCL-CLHPP, Boost.Compute and openclaw in one run (peers
+// alternate within each size, after a warm-up transfer each). CLHPP and Boost.Compute have no
+// pinned-memory type of their own, so the pinned columns compare openclaw with the raw C way.
+// Usage: bench_transfers [--smoke] [--max-mib N] (default: 1024 on a GPU, 256 on other devices)
 #include <cstring>
 #include <functional>
 #include <map>
@@ -15,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "peers.hpp"
 
 namespace {
 
@@ -23,11 +19,7 @@ struct Peer {
     std::function<void()> run;  // one transfer of the whole size
 };
 
-void check(cl_int code, const char* what) {
-    if (code != CL_SUCCESS) {
-        throw openclaw::Error(code, what, "in the benchmark's raw C code");
-    }
-}
+using bench::check;
 
 /// Pinned memory the raw C way: an ALLOC_HOST_PTR buffer, mapped.
 struct RawPinned {
@@ -62,23 +54,28 @@ void fill_pattern(std::byte* p, std::size_t bytes, unsigned seed) {
 
 int main(int argc, char** argv) try {
     const bool smoke = bench::has_flag(argc, argv, "--smoke");
-    std::size_t max_bytes = smoke ? (std::size_t{16} << 20) : (std::size_t{1} << 30);
-    for (int i = 1; i + 1 < argc; ++i) {
-        if (std::string_view(argv[i]) == "--max-mib") {
-            max_bytes = std::stoull(argv[i + 1]) << 20;
-        }
-    }
+
     const openclaw::Device device = bench::pick_device();
     if (!device) {
         std::fprintf(stderr, "no OpenCL device\n");
         return 1;
     }
-    std::printf("# transfers on \"%s\" (%s, driver %s)\n", device.name().c_str(),
-                device.platform().version_string().c_str(), device.driver_version().c_str());
+    // Up to 1 GiB on a GPU; 256 MiB elsewhere (a CPU device's "transfers" are host memcpys).
+    const std::size_t max_bytes = bench::option(argc, argv, "--max-mib",
+                                                smoke             ? 16
+                                                : device.is_gpu() ? 1024
+                                                                  : 256)
+                                  << 20;
+    bench::print_device(device);
+    std::printf("# transfers up to %s%s\n", bench::human_bytes(max_bytes).c_str(),
+                bench::has_boost_compute ? "" : " (Boost.Compute not built: headers not found)");
     const openclaw::Context context{device};
     const openclaw::Queue queue{context, device};
     const cl_command_queue raw_queue = queue.get();
     const cl::CommandQueue clhpp_queue(raw_queue, true);
+#if OPENCLAW_BENCH_BOOST_COMPUTE
+    boost::compute::command_queue boost_queue(raw_queue, true);
+#endif
 
     std::vector<std::size_t> sizes = {std::size_t{4} << 10,   std::size_t{64} << 10,
                                       std::size_t{1} << 20,   std::size_t{16} << 20,
@@ -87,9 +84,11 @@ int main(int argc, char** argv) try {
     const int samples = smoke ? 1 : 7;
 
     std::printf(
-        "\n| size | direction | raw pageable GB/s | CLHPP pageable GB/s | openclaw pageable "
-        "GB/s | openclaw / raw (pageable) | raw pinned GB/s | openclaw pinned GB/s | "
-        "openclaw / raw (pinned) |\n|---|---|---|---|---|---|---|---|---|\n");
+        "\n| size | direction | raw pageable GB/s | CLHPP pageable GB/s |%s openclaw "
+        "pageable GB/s | openclaw / raw (pageable) | raw pinned GB/s | openclaw pinned "
+        "GB/s | openclaw / raw (pinned) |\n|---|---|---|---|%s---|---|---|---|---|\n",
+        bench::has_boost_compute ? " Boost.Compute pageable GB/s |" : "",
+        bench::has_boost_compute ? "---|" : "");
     for (const std::size_t bytes : sizes) {
         const std::size_t iterations =
             smoke ? 1 : std::clamp<std::size_t>((std::size_t{512} << 20) / bytes, 2, 2000);
@@ -99,6 +98,9 @@ int main(int argc, char** argv) try {
         check(code, "clCreateBuffer");
         const auto buffer = openclaw::ReadWriteBuffer<std::byte>::adopt(raw_buffer);
         const cl::Buffer clhpp_buffer(raw_buffer, true);
+#if OPENCLAW_BENCH_BOOST_COMPUTE
+        const boost::compute::buffer boost_buffer(raw_buffer, true);
+#endif
         std::vector<std::byte> pageable(bytes);
         fill_pattern(pageable.data(), bytes, 1);
         std::vector<std::byte> pageable_back(bytes);
@@ -123,6 +125,12 @@ int main(int argc, char** argv) try {
                                                               pageable.data()),
                                "enqueueWriteBuffer");
                      }},
+#if OPENCLAW_BENCH_BOOST_COMPUTE
+                    {"Boost.Compute pageable",
+                     [&] {
+                         boost_queue.enqueue_write_buffer(boost_buffer, 0, bytes, pageable.data());
+                     }},
+#endif
                     {"openclaw pageable", [&] { buffer.write(queue, pageable); }},
                     {"raw pinned",
                      [&] {
@@ -146,6 +154,13 @@ int main(int argc, char** argv) try {
                                                              pageable_back.data()),
                                "enqueueReadBuffer");
                      }},
+#if OPENCLAW_BENCH_BOOST_COMPUTE
+                    {"Boost.Compute pageable",
+                     [&] {
+                         boost_queue.enqueue_read_buffer(boost_buffer, 0, bytes,
+                                                         pageable_back.data());
+                     }},
+#endif
                     {"openclaw pageable", [&] { buffer.read(queue, pageable_back); }},
                     {"raw pinned",
                      [&] {
@@ -202,9 +217,12 @@ int main(int argc, char** argv) try {
                 gbs[name] = bench::median(values);
                 bench::csv("transfers", write ? "write" : "read", name, bytes, gbs[name], "GB/s");
             }
-            std::printf("| %s | %s | %.2f | %.2f | %.2f | %.2fx | %.2f | %.2f | %.2fx |\n",
-                        bench::human_bytes(bytes).c_str(), write ? "write" : "read",
-                        gbs["raw pageable"], gbs["CLHPP pageable"], gbs["openclaw pageable"],
+            std::printf("| %s | %s | %.2f | %.2f |", bench::human_bytes(bytes).c_str(),
+                        write ? "write" : "read", gbs["raw pageable"], gbs["CLHPP pageable"]);
+            if (bench::has_boost_compute) {
+                std::printf(" %.2f |", gbs["Boost.Compute pageable"]);
+            }
+            std::printf(" %.2f | %.2fx | %.2f | %.2f | %.2fx |\n", gbs["openclaw pageable"],
                         gbs["openclaw pageable"] / gbs["raw pageable"], gbs["raw pinned"],
                         gbs["openclaw pinned"], gbs["openclaw pinned"] / gbs["raw pinned"]);
             std::fflush(stdout);

@@ -2,6 +2,7 @@
 // hook that receives failures from destructors.
 #include <openclaw/error.hpp>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -153,6 +154,68 @@ TEST_CASE("Error is a std::system_error and can be caught as one") {
         return std::string("never");
     }));
     CHECK_FALSE(described);
+}
+
+namespace {
+// Converts to std::string_view but is not a string: concat() must still take it as text.
+struct Name {
+    std::string text;
+    operator std::string_view() const noexcept { return text; }  // NOLINT: implicit by design
+};
+}  // namespace
+
+TEST_CASE("concat writes text, characters and numbers as std::to_string does") {
+    using openclaw::detail::concat;
+    const std::string owned = "std::string";
+    const std::string_view view = "view";
+    const char* pointer = "pointer";
+    char buffer[] = "array";
+    CHECK(concat("literal ", owned, ' ', view, ' ', pointer, ' ', buffer, ' ', Name{"name"}) ==
+          "literal std::string view pointer array name");
+    CHECK(concat(std::string("temporary"), "|", std::string()) == "temporary|");
+    CHECK(concat() == "");
+
+    const signed char small = -5;
+    const unsigned char byte = 200;
+    const short negative = -32768;
+    const unsigned short port = 65535;
+    const cl_int code = CL_INVALID_VALUE;
+    const cl_uint index = 4294967295u;
+    const long long most_negative = std::numeric_limits<long long>::min();
+    const std::size_t huge = std::numeric_limits<std::size_t>::max();
+    const bool yes = true;
+    CHECK(concat(small, ",", byte, ",", negative, ",", port, ",", code, ",", index) ==
+          std::to_string(small) + "," + std::to_string(byte) + "," + std::to_string(negative) +
+              "," + std::to_string(port) + "," + std::to_string(code) + "," +
+              std::to_string(index));
+    CHECK(concat(most_negative, " ", huge, " ", yes) ==
+          std::to_string(most_negative) + " " + std::to_string(huge) + " " + std::to_string(yes));
+    CHECK(concat(most_negative) == "-9223372036854775808");
+    CHECK(concat(huge) == "18446744073709551615");
+
+    const float half = 0.5f;
+    const double third = 1.0 / 3.0;
+    const double big = 1e300;
+    const float negative_float = -2.25f;
+    CHECK(concat(half, " ", third, " ", negative_float) == std::to_string(half) + " " +
+                                                               std::to_string(third) + " " +
+                                                               std::to_string(negative_float));
+    CHECK(concat(big) == std::to_string(big));
+    CHECK(concat(half) == "0.500000");
+}
+
+TEST_CASE("check() throws the described Error only on failure") {
+    const auto thrown = openclaw_test::thrown<openclaw::Error>([] {
+        openclaw::detail::check(CL_INVALID_BUFFER_SIZE, "clCreateBuffer", [] {
+            return openclaw::detail::concat("size ", std::size_t{0}, " bytes");
+        });
+    });
+    REQUIRE(thrown);
+    CHECK(thrown->cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK(thrown->call() == "clCreateBuffer");
+    CHECK(thrown->detail() == "size 0 bytes");
+    CHECK(std::string(thrown->what()) ==
+          "clCreateBuffer: CL_INVALID_BUFFER_SIZE (-61): size 0 bytes");
 }
 
 TEST_CASE("BuildError carries every device's log and shows them in what()") {

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Compile-time cost of typing kernels from their OpenCL C source: tu.cpp compiled with the 17
 # kernels of kernels300.cl (300 lines) typed by hand and read from the source, with g++ and
-# clang++ at -O2; CPU time (user + system), wall time and peak memory (GNU time), medians of RUNS
-# interleaved runs (CPU time is the figure to read on a shared machine). Then the constexpr
+# clang++ at -O2; CPU time (user + system), wall time and peak memory (measure.sh), medians of
+# RUNS interleaved runs (CPU time is the figure to read on a shared machine). Then the constexpr
 # budget the parse uses (clang -fconstexpr-steps, g++ -fconstexpr-ops-limit) and the template
 # depth each form needs. Prints Markdown tables (bench/RESULTS.md holds a copy).
 #   bench/compile_time/run.sh            RUNS=3 CXXS="g++" bench/compile_time/run.sh
@@ -14,6 +14,7 @@ runs=${RUNS:-5}
 compilers=${CXXS:-"g++ clang++"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+. "$here/measure.sh"
 
 # The header openclaw_embed_kernels() would generate, from the same script.
 cmake -DOPENCLAW_EMBED_INPUT="$here/kernels300.cl" -DOPENCLAW_EMBED_OUTPUT="$work/kernels300.cl.hpp" \
@@ -30,19 +31,7 @@ compile() {  # compiler, extra flags...: exit status of one compilation
 one_run() {  # compiler, defines...: appends "<wall s> <cpu s> <peak KiB>" of one compilation
     cxx=$1
     shift
-    if [ -x /usr/bin/time ]; then
-        /usr/bin/time -o "$work/time" -f "%e %U %S %M" "$cxx" -std=c++20 -O2 -I"$root/include" \
-            -I"$work" "$@" -c "$here/tu.cpp" -o "$work/tu.o"
-        awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$work/time"
-    else
-        start=$(date +%s.%N)
-        compile "$cxx" "$@"
-        echo "$(echo "$(date +%s.%N) - $start" | bc) 0 0"
-    fi
-}
-
-median() {  # column of a samples file
-    cut -d' ' -f"$1" "$2" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+    timed "$cxx" -std=c++20 -O2 -I"$root/include" -I"$work" "$@" -c "$here/tu.cpp" -o "$work/tu.o"
 }
 
 measure() {  # compiler, all: "<hand wall> <hand cpu> <hand MiB> <parsed wall> <parsed cpu> <parsed MiB>"
@@ -80,7 +69,7 @@ echo
 echo "| compiler | kernels typed | CPU s by hand | CPU s from source | CPU added | wall s by hand | wall s from source | peak MiB by hand | peak MiB from source |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for cxx in $compilers; do
-    version=$("$cxx" --version | head -n 1 | sed 's/ (.*)//')
+    version=$(compiler_version "$cxx")
     for all in 0 1; do
         set -- $(measure "$cxx" "$all")
         added=$(echo "$5 - $2" | bc)
@@ -93,7 +82,7 @@ echo
 echo "| compiler | constexpr budget the parse needs (all 17 kernels) | default limit | template depth needed: by hand / from source |"
 echo "| --- | ---: | ---: | ---: |"
 for cxx in $compilers; do
-    version=$("$cxx" --version | head -n 1 | sed 's/ (.*)//')
+    version=$(compiler_version "$cxx")
     case "$cxx" in
         *clang*) flag=-fconstexpr-steps= limit=1048576 ;;
         *) flag=-fconstexpr-ops-limit= limit=33554432 ;;

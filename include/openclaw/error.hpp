@@ -537,23 +537,89 @@ inline void report_cleanup_failure(const char* call, cl_int code) noexcept {
     error_hook.load(std::memory_order_acquire)(call, code);
 }
 
-/// Builds a message from strings and numbers; used on error paths only.
+/// One part of a message built by concat(): text, a character, or a number (written as
+/// std::to_string writes it). A part only records what it was given; join_message() writes them
+/// all, so that each concat() call site compiles to a few stores and one call.
+class MessagePart {
+  public:
+    // Implicit by design: concat("size ", n, " of ", name) converts each argument. Text has
+    // non-template constructors, so that string literals of every length share one.
+    MessagePart(const char* text) noexcept : kind_(Kind::text), text_(text) {}
+    MessagePart(std::string_view text) noexcept : kind_(Kind::text), text_(text) {}
+    MessagePart(const std::string& text) noexcept : kind_(Kind::text), text_(text) {}
+    MessagePart(char c) noexcept : kind_(Kind::character), character_(c) {}
+
+    /// Other types that convert to std::string_view.
+    template <class S>
+    requires(std::is_convertible_v<const S&, std::string_view> &&
+             !std::is_convertible_v<const S&, const char*>) MessagePart(const S& text)
+        : kind_(Kind::text), text_(std::string_view(text)) {}
+
+    template <class N>
+    requires(std::is_arithmetic_v<N> && !std::is_same_v<N, char>) MessagePart(N number)
+    noexcept {
+        if constexpr (std::is_floating_point_v<N>) {
+            kind_ = Kind::floating;
+            floating_ = number;
+        } else if constexpr (std::is_signed_v<N>) {
+            kind_ = Kind::signed_integer;
+            signed_ = number;
+        } else {
+            kind_ = Kind::unsigned_integer;
+            unsigned_ = number;
+        }
+    }
+
+    void append_to(std::string& out) const {
+        switch (kind_) {
+            case Kind::text:
+                out += text_;
+                break;
+            case Kind::character:
+                out += character_;
+                break;
+            case Kind::signed_integer:
+                out += std::to_string(signed_);
+                break;
+            case Kind::unsigned_integer:
+                out += std::to_string(unsigned_);
+                break;
+            case Kind::floating:
+                out += std::to_string(floating_);
+                break;
+        }
+    }
+
+  private:
+    enum class Kind : unsigned char { text, character, signed_integer, unsigned_integer, floating };
+    Kind kind_;
+    union {
+        std::string_view text_;
+        char character_;
+        long long signed_;
+        unsigned long long unsigned_;
+        long double floating_;
+    };
+};
+
+/// The parts of a message joined: the one function behind every concat() call.
+inline std::string join_message(const MessagePart* parts, std::size_t count) {
+    std::string out;
+    for (std::size_t i = 0; i < count; ++i) {
+        parts[i].append_to(out);
+    }
+    return out;
+}
+
+/// Builds a message from strings, characters and numbers; used on error paths only.
 template <class... Parts>
 std::string concat(const Parts&... parts) {
-    std::string out;
-    const auto append = [&out](const auto& part) {
-        using P = std::decay_t<decltype(part)>;
-        if constexpr (std::is_same_v<P, char>) {
-            out += part;
-        } else if constexpr (std::is_convertible_v<const P&, std::string_view>) {
-            out += std::string_view(part);
-        } else {
-            static_assert(std::is_arithmetic_v<P>, "concat: unsupported part");
-            out += std::to_string(part);
-        }
-    };
-    (append(parts), ...);
-    return out;
+    if constexpr (sizeof...(Parts) == 0) {
+        return {};
+    } else {
+        const MessagePart all[] = {MessagePart(parts)...};
+        return join_message(all, sizeof...(Parts));
+    }
 }
 
 inline void record(OnError& sink, cl_int code, const char* call, std::string detail,

@@ -319,6 +319,13 @@ OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_END, cl_ulong);
 
 #undef OPENCLAW_INFO
 
+/// Reports a failed clGetXxxInfo query, naming the parameter (shared by every get_info
+/// instance, which then compiles to the queries alone).
+[[gnu::noinline, gnu::cold]] inline void info_failed(cl_int code, const char* call,
+                                                     const char* name) {
+    fail(code, call, concat("query ", name));
+}
+
 template <class T>
 inline constexpr bool is_vector = false;
 template <class T>
@@ -332,7 +339,11 @@ info_t<Tag, Param> get_info(Objects... objects) {
     using Traits = InfoTraits<Tag, Param>;
     using Result = info_t<Tag, Param>;
     const auto checked = [](cl_int code) {
-        return check(code, InfoQuery<Tag>::call, [] { return concat("query ", Traits::name); });
+        if (code != CL_SUCCESS) [[unlikely]] {
+            info_failed(code, InfoQuery<Tag>::call, Traits::name);
+            return false;
+        }
+        return true;
     };
     if constexpr (std::is_same_v<Result, std::string>) {
         std::size_t bytes = 0;

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Compile time and peak compiler memory of the vector-add program written against each peer
+# (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp; and openclaw with the
+# kernel typed from its source, and including only the headers it uses), and of a translation unit
+# that only includes each library's main header. Each is compiled with -std=c++20 -O2 -c by every
+# compiler in CXXS, RUNS times, interleaved (a change in the machine's load hits every peer alike);
+# medians of CPU time (user + system), wall time and peak memory (measure.sh). Prints `csv,compile_time,...` rows and a
+# Markdown table with the ratios to CLHPP.
+#   bench/compile_time/peers.sh                 RUNS=3 CXXS=g++ bench/compile_time/peers.sh
+#   bench/compile_time/peers.sh --smoke         one run, one compiler ($CXX or g++), two units
+# EXTRA_FLAGS adds flags to every compilation (e.g. -I for headers outside the default paths).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+smoke=0
+[ "${1:-}" = "--smoke" ] && smoke=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$here/measure.sh"
+
+if [ "$smoke" = 1 ]; then
+    runs=1
+    compilers=${CXX:-g++}
+else
+    runs=${RUNS:-5}
+    compilers=""
+    for cxx in ${CXXS:-g++ clang++}; do
+        if command -v "$cxx" > /dev/null 2>&1; then
+            compilers="$compilers $cxx"
+        else
+            echo "# $cxx not found: left out"
+        fi
+    done
+fi
+
+# Boost.Compute is optional, as in the CMake build.
+boost=0
+printf '#include <boost/compute/core.hpp>\n' > "$work/probe.cpp"
+if ${CXX:-g++} -std=c++20 ${EXTRA_FLAGS:-} -E "$work/probe.cpp" -o /dev/null 2> /dev/null; then
+    boost=1
+else
+    echo "# Boost.Compute headers not found (Debian: libboost-dev): left out"
+fi
+
+# The units: "<label>|<peer>|<file>|<extra flags>". Header-only units define what the programs
+# define before including (the OpenCL version CLHPP and the C headers target).
+header() {  # name, defines..., include: writes a unit that includes one header alone
+    name=$1
+    shift
+    : > "$work/$name.cpp"
+    for line in "$@"; do
+        printf '%s\n' "$line" >> "$work/$name.cpp"
+    done
+    printf 'int main() { return 0; }\n' >> "$work/$name.cpp"
+}
+header h_raw '#define CL_TARGET_OPENCL_VERSION 300' '#include <CL/cl.h>'
+header h_clhpp '#define CL_HPP_ENABLE_EXCEPTIONS' '#define CL_HPP_TARGET_OPENCL_VERSION 300' \
+    '#define CL_HPP_MINIMUM_OPENCL_VERSION 110' '#include <CL/opencl.hpp>'
+header h_boost_core '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute/core.hpp>'
+header h_boost_all '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute.hpp>'
+header h_openclaw '#include <openclaw/openclaw.hpp>'
+
+if [ "$smoke" = 1 ]; then
+    units="program|raw C|$here/vadd_raw.cpp|
+header|raw C|$work/h_raw.cpp|"
+else
+    units="program|raw C|$here/vadd_raw.cpp|
+program|CLHPP|$here/vadd_clhpp.cpp|"
+    [ "$boost" = 1 ] && units="$units
+program|Boost.Compute|$here/vadd_boost_compute.cpp|"
+    units="$units
+program|openclaw|$here/vadd_openclaw.cpp|
+program|openclaw (kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
+program|openclaw (buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
+header|raw C|$work/h_raw.cpp|
+header|CLHPP|$work/h_clhpp.cpp|"
+    [ "$boost" = 1 ] && units="$units
+header|Boost.Compute|$work/h_boost_core.cpp|
+header|Boost.Compute (boost/compute.hpp)|$work/h_boost_all.cpp|"
+    units="$units
+header|openclaw|$work/h_openclaw.cpp|"
+fi
+
+# Read through a file, not a pipe, so that the loops run in this shell (exit, counters).
+echo "$units" > "$work/units"
+echo "# compile time: -std=c++20 -O2 -c, median of $runs interleaved runs; CPU = user + system"
+echo
+echo "| compiler | unit | peer | CPU s | wall s | peak MiB | CPU / CLHPP | memory / CLHPP |"
+echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
+for cxx in $compilers; do
+    version=$(compiler_version "$cxx")
+    rm -f "$work"/samples.*
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        n=0
+        while IFS='|' read -r what peer file flags; do
+            n=$((n + 1))
+            # shellcheck disable=SC2086  # flags is a word list
+            if ! timed "$cxx" -std=c++20 -O2 -I"$root/include" ${EXTRA_FLAGS:-} $flags -c "$file" \
+                -o "$work/unit.o" >> "$work/samples.$n" 2> "$work/errors"; then
+                echo "compile_time/peers.sh: $cxx failed on $file:" >&2
+                cat "$work/errors" >&2
+                exit 1
+            fi
+        done < "$work/units"
+        i=$((i + 1))
+    done
+    n=0
+    while IFS='|' read -r what peer file flags; do
+        n=$((n + 1))
+        printf '%s|%s|%s %s %s\n' "$what" "$peer" "$(median 2 "$work/samples.$n")" \
+            "$(median 1 "$work/samples.$n")" \
+            "$(median 3 "$work/samples.$n" | awk '{printf "%.0f", $1 / 1024}')"
+    done < "$work/units" > "$work/medians"
+    while IFS='|' read -r what peer figures; do
+        set -- $figures
+        field=$(echo "$peer" | tr ',' ';')  # a comma would shift the CSV's columns
+        # The ratios are to CLHPP's unit of the same kind, compiled by the same compiler.
+        base=$(awk -F'|' -v w="$what" '$1 == w && $2 == "CLHPP" {print $3}' "$work/medians")
+        if [ -n "$base" ]; then
+            ratios=$(echo "$base" | awk -v c="$1" -v m="$3" '{printf "%.2fx | %.2fx", c / $1, ($3 > 0 ? m / $3 : 0)}')
+        else
+            ratios="- | -"
+        fi
+        echo "| $version | $what | $peer | $1 | $2 | $3 | $ratios |"
+        echo "csv,compile_time,$what $version cpu,$field,0,$1,s" >> "$work/csv"
+        echo "csv,compile_time,$what $version wall,$field,0,$2,s" >> "$work/csv"
+        echo "csv,compile_time,$what $version memory,$field,0,$3,MiB" >> "$work/csv"
+    done < "$work/medians"
+done
+echo
+cat "$work/csv"
