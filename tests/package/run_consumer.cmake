@@ -106,6 +106,10 @@ elseif(MODE STREQUAL "fetch_content")
   # version control.
   file(GLOB entries RELATIVE "${OPENCLAW_SOURCE_DIR}" "${OPENCLAW_SOURCE_DIR}/*")
   list(FILTER entries EXCLUDE REGEX "^(build.*|\\.git|\\.cache)$")
+  file(RELATIVE_PATH in_tree "${OPENCLAW_SOURCE_DIR}" "${OPENCLAW_BINARY_DIR}")
+  if(NOT in_tree MATCHES "^\\.\\./" AND in_tree MATCHES "^([^/]+)")
+    list(REMOVE_ITEM entries "${CMAKE_MATCH_1}")  # a build tree inside the source tree
+  endif()
   set(archive "${WORK_DIR}/openclaw-src.tar.gz")
   execute_process(COMMAND "${CMAKE_COMMAND}" -E tar czf "${archive}" -- ${entries}
                   WORKING_DIRECTORY "${OPENCLAW_SOURCE_DIR}" COMMAND_ERROR_IS_FATAL ANY)
