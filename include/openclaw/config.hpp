@@ -4,6 +4,13 @@
 // the C headers. Define CL_TARGET_OPENCL_VERSION (120, 200, 210, 220 or 300) before the first
 // openclaw include to target an older API; newer entry points are then never referenced.
 
+// openclaw.pc cannot carry the language standard (docs/packaging.md), so a build without
+// -std=c++20 gets this line first instead of pages of errors about concepts. 201709 is C++2a as
+// g++ 10 reports it.
+#if (defined(_MSVC_LANG) ? _MSVC_LANG : __cplusplus) < 201709L
+#error "openclaw needs C++20: compile with -std=c++20 (or newer)"
+#endif
+
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 #endif

@@ -1,7 +1,12 @@
 # Configures, builds and runs a consumer project of openclaw.
 #   MODE=find_package: install the build tree into WORK_DIR/prefix, then find_package() it.
 #   MODE=add_subdirectory: add the source tree as a subdirectory.
+#   MODE=fetch_content: pack the source tree into an archive, then FetchContent it by URL and hash.
+#   MODE=pkg_config: install into WORK_DIR/prefix, then compile consumer.cpp with one compiler
+#     command and the flags of `pkg-config --cflags --libs openclaw`, as a Makefile user would.
+cmake_minimum_required(VERSION 3.21)  # policies of a project, for IN_LIST and friends
 file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
@@ -12,25 +17,108 @@ function(run)
   endif()
 endfunction()
 
-set(configure_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release)
-if(MODE STREQUAL "find_package")
-  set(prefix "${WORK_DIR}/prefix")
+# The install must hold the headers, the CMake package and the pkg-config file.
+function(install_into prefix)
   run("${CMAKE_COMMAND}" --install "${OPENCLAW_BINARY_DIR}" --prefix "${prefix}")
   foreach(file include/openclaw/openclaw.hpp include/openclaw/detail/handle.hpp
                share/cmake/openclaw/openclawConfig.cmake
                share/cmake/openclaw/openclawConfigVersion.cmake
                share/cmake/openclaw/openclawTargets.cmake
-               share/cmake/openclaw/openclawEmbedKernels.cmake)
+               share/cmake/openclaw/openclawEmbedKernels.cmake
+               share/pkgconfig/openclaw.pc)
     if(NOT EXISTS "${prefix}/${file}")
       message(FATAL_ERROR "the install lacks ${file}")
     endif()
   endforeach()
+endfunction()
+
+set(consumer_dir "${OPENCLAW_SOURCE_DIR}/tests/package")
+
+if(MODE STREQUAL "pkg_config")
+  if(NOT PKG_CONFIG)
+    message("package test skipped: no pkg-config on this machine")
+    return()
+  endif()
+  set(prefix "${WORK_DIR}/prefix")
+  install_into("${prefix}")
+  set(ENV{PKG_CONFIG_PATH} "${prefix}/share/pkgconfig")
+  execute_process(COMMAND "${PKG_CONFIG}" --modversion openclaw OUTPUT_VARIABLE version
+                  OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  if(NOT version STREQUAL OPENCLAW_VERSION)
+    message(FATAL_ERROR "pkg-config --modversion openclaw: '${version}', expected "
+                        "'${OPENCLAW_VERSION}'")
+  endif()
+  execute_process(COMMAND "${PKG_CONFIG}" --print-requires openclaw OUTPUT_VARIABLE requires
+                  COMMAND_ERROR_IS_FATAL ANY)
+  if(NOT requires MATCHES "^OpenCL")
+    message(FATAL_ERROR "openclaw.pc should require OpenCL, requires: '${requires}'")
+  endif()
+  execute_process(COMMAND "${PKG_CONFIG}" --cflags --libs openclaw OUTPUT_VARIABLE flags
+                  OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
+  message("pkg-config --cflags --libs openclaw: ${flags}")
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  # The include directory must be the install's (found from the .pc file's own place), and
+  # -lOpenCL must come through Requires: OpenCL.
+  set(include_dir "")
+  foreach(flag IN LISTS flags)
+    if(flag MATCHES "^-I(.*)")
+      if(EXISTS "${CMAKE_MATCH_1}/openclaw/openclaw.hpp")
+        file(REAL_PATH "${CMAKE_MATCH_1}" include_dir)
+      endif()
+    endif()
+  endforeach()
+  file(REAL_PATH "${prefix}/include" expected_include_dir)
+  if(NOT include_dir STREQUAL expected_include_dir)
+    message(FATAL_ERROR "pkg-config gave no -I for ${expected_include_dir}: ${flags}")
+  endif()
+  if(NOT "-lOpenCL" IN_LIST flags)
+    message(FATAL_ERROR "pkg-config gave no -lOpenCL: ${flags}")
+  endif()
+  if(flags MATCHES "-std=")
+    message(FATAL_ERROR "openclaw.pc must not choose the language standard: ${flags}")
+  endif()
+
+  # The kernel header, made with the installed generator as a Makefile rule would.
+  run("${CMAKE_COMMAND}" "-DOPENCLAW_EMBED_INPUT=${consumer_dir}/add.cl"
+      "-DOPENCLAW_EMBED_OUTPUT=${WORK_DIR}/generated/add.cl.hpp" -DOPENCLAW_EMBED_NAMESPACE=kernels
+      -DOPENCLAW_EMBED_NAME=add -DOPENCLAW_EMBED_DISPLAY=add.cl
+      -P "${prefix}/share/cmake/openclaw/openclawEmbedKernels.cmake")
+  run("${CXX}" -std=c++20 -Wall -Wextra -Wpedantic -Werror "-I${WORK_DIR}/generated"
+      "${consumer_dir}/consumer.cpp" -o "${WORK_DIR}/consumer" ${flags})
+  # Without -std=c++20 (g++ 12 defaults to C++17) the first error says what is missing.
+  execute_process(COMMAND "${CXX}" -std=c++17 -fsyntax-only "-I${WORK_DIR}/generated"
+                          "${consumer_dir}/consumer.cpp" ${flags}
+                  RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(result EQUAL 0 OR NOT output MATCHES "openclaw needs C\\+\\+20")
+    message(FATAL_ERROR "-std=c++17 should fail with 'openclaw needs C++20' (${result})")
+  endif()
+  run("${WORK_DIR}/consumer")
+  return()
+endif()
+
+set(configure_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release)
+if(MODE STREQUAL "find_package")
+  set(prefix "${WORK_DIR}/prefix")
+  install_into("${prefix}")
   list(APPEND configure_args "-DCMAKE_PREFIX_PATH=${prefix}" "-DEXPECTED_PREFIX=${prefix}")
+elseif(MODE STREQUAL "fetch_content")
+  # An archive of the tree as a release would have it: every top-level entry but build trees and
+  # version control.
+  file(GLOB entries RELATIVE "${OPENCLAW_SOURCE_DIR}" "${OPENCLAW_SOURCE_DIR}/*")
+  list(FILTER entries EXCLUDE REGEX "^(build.*|\\.git|\\.cache)$")
+  file(RELATIVE_PATH in_tree "${OPENCLAW_SOURCE_DIR}" "${OPENCLAW_BINARY_DIR}")
+  if(NOT in_tree MATCHES "^\\.\\./" AND in_tree MATCHES "^([^/]+)")
+    list(REMOVE_ITEM entries "${CMAKE_MATCH_1}")  # a build tree inside the source tree
+  endif()
+  set(archive "${WORK_DIR}/openclaw-src.tar.gz")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E tar czf "${archive}" -- ${entries}
+                  WORKING_DIRECTORY "${OPENCLAW_SOURCE_DIR}" COMMAND_ERROR_IS_FATAL ANY)
+  file(SHA256 "${archive}" hash)
+  list(APPEND configure_args "-DOPENCLAW_URL=${archive}" "-DOPENCLAW_SHA256=${hash}")
 else()
   list(APPEND configure_args "-DOPENCLAW_SOURCE_DIR=${OPENCLAW_SOURCE_DIR}")
 endif()
 
-run("${CMAKE_COMMAND}" -S "${OPENCLAW_SOURCE_DIR}/tests/package/${MODE}" -B "${WORK_DIR}/build"
-    ${configure_args})
+run("${CMAKE_COMMAND}" -S "${consumer_dir}/${MODE}" -B "${WORK_DIR}/build" ${configure_args})
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
 run("${WORK_DIR}/build/consumer")
