@@ -206,7 +206,7 @@ TEST_CASE("concat writes text, characters and numbers as std::to_string does") {
 
 TEST_CASE("check() throws the described Error only on failure") {
     const auto thrown = openclaw_test::thrown<openclaw::Error>([] {
-        openclaw::detail::check(CL_INVALID_BUFFER_SIZE, "clCreateBuffer", [] {
+        (void)openclaw::detail::check(CL_INVALID_BUFFER_SIZE, "clCreateBuffer", [] {
             return openclaw::detail::concat("size ", std::size_t{0}, " bytes");
         });
     });

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# One batch for a lent GPU machine (a fixed budget of device minutes): builds the tests and the
+# benchmarks there, runs the unit tests on the GPU's platform and the main example on every
+# platform, then the benchmarks, writing everything under $OUT as it goes (a run cut short still
+# leaves what it finished). Stages have their own time limits so that one slow stage cannot eat
+# the others' time.
+#
+#   OUT=/tmp/out OPENCLAW_GPU_PLATFORM=NVIDIA scripts/gpu-verify.sh
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/build/gpu-verify}
+platform=${OPENCLAW_GPU_PLATFORM:-NVIDIA}
+jobs=$(nproc)
+mkdir -p "$out"
+cd "$root"
+stage() { echo "== $(date +%T) $*" | tee -a "$out/stages.txt"; }
+
+stage "machine"
+{
+  nvidia-smi -L 2>/dev/null
+  g++ --version | head -1
+  cmake --version | head -1
+  clinfo -l 2>/dev/null
+} > "$out/machine.txt" 2>&1
+
+stage "build tests and examples (gcc preset, Debug)"
+cmake --preset gcc -DOPENCLAW_BUILD_BENCHMARKS=OFF > "$out/configure.log" 2>&1
+timeout 240 cmake --build build/gcc -j "$jobs" > "$out/build.log" 2>&1 || {
+  tail -40 "$out/build.log"
+  stage "build failed"
+}
+
+stage "unit tests, examples and leak checks on $platform"
+# Compile-fail, packaging and format tests do not depend on the device (they run in CI); the
+# fault injection is PoCL-specific in its call sequences and takes minutes.
+OPENCLAW_TEST_PLATFORM=$platform timeout 200 ctest --test-dir build/gcc -j 8 --timeout 120 \
+  -E "compile-fail|package|format|fault injection|bench-smoke|embed:" \
+  > "$out/ctest-$platform.log" 2>&1
+tail -15 "$out/ctest-$platform.log"
+
+stage "the main example on every platform"
+for p in NVIDIA Portable; do
+  OPENCLAW_DEVICE=$p timeout 60 build/gcc/examples/vector_add/vector_add > "$out/vector_add-$p.txt" 2>&1
+  echo "$p: $(tail -2 "$out/vector_add-$p.txt" | tr '\n' ' ')"
+done
+
+stage "benchmarks on $platform"
+OPENCLAW_BENCH_PLATFORM=$platform timeout "${BENCH_SECONDS:-220}" scripts/bench.sh \
+  --only "${BENCH_ONLY:-launch vector_add transfers pipeline build}" --out "$out/bench" \
+  > "$out/bench.log" 2>&1
+tail -5 "$out/bench.log"
+if [ -x build/bench/bench/bench_build_cache ]; then
+  OPENCLAW_BENCH_PLATFORM=$platform timeout 90 build/bench/bench/bench_build_cache --runs 3 \
+    > "$out/bench/build_cache.txt" 2>&1
+fi
+for example in ${EXTRA_EXAMPLES:-}; do
+  timeout 60 build/gcc/examples/$example > "$out/example-$(basename "$example").txt" 2>&1
+done
+stage "done"
