@@ -61,6 +61,28 @@ void check_shared_both_ways(const T& object, RefCount refcount) {
     CHECK(object.get() == raw);  // the source was never touched
 }
 
+// Raw handles: T::retain shares the caller's reference (the caller still releases its own),
+// T::adopt takes one over (the caller releases nothing more). The caller's references are intact
+// afterwards.
+template <class T, class Raw, class RefCount>
+void check_adopt_and_retain(Raw raw, RefCount refcount) {
+    const cl_uint base = refcount(raw);
+    {
+        const T shared = T::retain(raw);
+        CHECK(shared.get() == raw);
+        CHECK(refcount(raw) == base + 1);
+    }
+    CHECK(refcount(raw) == base);
+    REQUIRE(openclaw::detail::HandleTraits<Raw>::retain(raw) == CL_SUCCESS);  // for adopt to own
+    CHECK(refcount(raw) == base + 1);
+    {
+        const T owned = T::adopt(raw);
+        CHECK(owned.get() == raw);
+        CHECK(refcount(raw) == base + 1);
+    }
+    CHECK(refcount(raw) == base);
+}
+
 openclaw::Program fresh_program() {
     return openclaw::Program::build(env().context, source);
 }
@@ -196,6 +218,8 @@ TEST_CASE("Device and Platform convert both ways") {
     const std::vector<openclaw::Device> parts = device.partition_equally(1);
     REQUIRE_FALSE(parts.empty());
     check_shared_both_ways(parts.front(), counter<cl_device_id, CL_DEVICE_REFERENCE_COUNT>());
+    check_adopt_and_retain<openclaw::Device>(parts.front().get(),
+                                             counter<cl_device_id, CL_DEVICE_REFERENCE_COUNT>());
 }
 
 TEST_CASE("Empty objects convert to empty objects") {
@@ -316,4 +340,60 @@ TEST_CASE("A kernel built with openclaw runs through CLHPP") {
     for (std::size_t i = 0; i < host.size(); ++i) {
         CHECK(result[i] == host[i] * 0.5f);
     }
+}
+
+TEST_CASE("Raw handles: adopt takes the caller's reference, retain shares it, for every type") {
+    const cl_device_id device = env().device.get();
+    cl_int code = CL_SUCCESS;
+
+    const cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &code);
+    REQUIRE(code == CL_SUCCESS);
+    check_adopt_and_retain<openclaw::Context>(context,
+                                              counter<cl_context, CL_CONTEXT_REFERENCE_COUNT>());
+
+    const cl_command_queue queue =
+        clCreateCommandQueueWithProperties(context, device, nullptr, &code);
+    REQUIRE(code == CL_SUCCESS);
+    check_adopt_and_retain<openclaw::Queue>(queue,
+                                            counter<cl_command_queue, CL_QUEUE_REFERENCE_COUNT>());
+
+    const cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &code);
+    REQUIRE(code == CL_SUCCESS);
+    check_adopt_and_retain<openclaw::ReadWriteBuffer<float>>(
+        buffer, counter<cl_mem, CL_MEM_REFERENCE_COUNT>());
+
+    const cl_event event = clCreateUserEvent(context, &code);
+    REQUIRE(code == CL_SUCCESS);
+    check_adopt_and_retain<openclaw::Event>(event, counter<cl_event, CL_EVENT_REFERENCE_COUNT>());
+
+    const char* text = source;
+    const cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &code);
+    REQUIRE(code == CL_SUCCESS);
+    REQUIRE(clBuildProgram(program, 1, &device, nullptr, nullptr, nullptr) == CL_SUCCESS);
+    check_adopt_and_retain<openclaw::Program>(program,
+                                              counter<cl_program, CL_PROGRAM_REFERENCE_COUNT>());
+
+    const cl_kernel kernel = clCreateKernel(program, "scale", &code);
+    REQUIRE(code == CL_SUCCESS);
+    const auto kernel_refs = counter<cl_kernel, CL_KERNEL_REFERENCE_COUNT>();
+    check_adopt_and_retain<openclaw::Kernel<openclaw::InOut<float>, cl_float>>(kernel, kernel_refs);
+    check_adopt_and_retain<openclaw::DynamicKernel>(kernel, kernel_refs);
+    // A refused signature: retain gives its reference back, adopt releases the one it was given.
+    const cl_uint base = kernel_refs(kernel);
+    CHECK(thrown<openclaw::Error>(
+        [&] { (void)openclaw::Kernel<openclaw::InOut<float>>::retain(kernel); }));
+    CHECK(kernel_refs(kernel) == base);
+    REQUIRE(clRetainKernel(kernel) == CL_SUCCESS);
+    CHECK(thrown<openclaw::Error>(
+        [&] { (void)openclaw::Kernel<openclaw::InOut<float>>::adopt(kernel); }));
+    CHECK(kernel_refs(kernel) == base);
+
+    // Our own references, each released once: nothing above took or left one.
+    CHECK(clSetUserEventStatus(event, CL_COMPLETE) == CL_SUCCESS);
+    CHECK(clReleaseEvent(event) == CL_SUCCESS);
+    CHECK(clReleaseKernel(kernel) == CL_SUCCESS);
+    CHECK(clReleaseProgram(program) == CL_SUCCESS);
+    CHECK(clReleaseMemObject(buffer) == CL_SUCCESS);
+    CHECK(clReleaseCommandQueue(queue) == CL_SUCCESS);
+    CHECK(clReleaseContext(context) == CL_SUCCESS);
 }
