@@ -129,10 +129,10 @@ int main(int argc, char** argv) try {
     openclaw::ReadWriteBuffer<cl_float4> vel[2] = {{context, host_vel}, {context, n}};
 
     auto program = openclaw::Program::build(context, source);
-    auto step = program.kernel<openclaw::In<cl_float4>, openclaw::In<cl_float4>,
-                               openclaw::Out<cl_float4>, openclaw::Out<cl_float4>,
-                               openclaw::Local<cl_float4>, cl_float, cl_float, cl_uint>(
-        "nbody_step");
+    auto step =
+        program.kernel<openclaw::In<cl_float4>, openclaw::In<cl_float4>, openclaw::Out<cl_float4>,
+                       openclaw::Out<cl_float4>, openclaw::Local<cl_float4>, cl_float, cl_float,
+                       cl_uint>("nbody_step");
     if (step.work_group_size(device) < block) {
         std::fprintf(stderr, "nbody: this device runs at most %zu work-items per group, not %zu\n",
                      step.work_group_size(device), block);
@@ -159,12 +159,12 @@ int main(int argc, char** argv) try {
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const Body& b = bodies[i];
-        const double position_error = std::max({std::fabs(host_pos[i].s[0] - b.x),
-                                                std::fabs(host_pos[i].s[1] - b.y),
-                                                std::fabs(host_pos[i].s[2] - b.z)});
-        const double velocity_error = std::max({std::fabs(host_vel[i].s[0] - b.vx),
-                                                std::fabs(host_vel[i].s[1] - b.vy),
-                                                std::fabs(host_vel[i].s[2] - b.vz)});
+        const double position_error =
+            std::max({std::fabs(host_pos[i].s[0] - b.x), std::fabs(host_pos[i].s[1] - b.y),
+                      std::fabs(host_pos[i].s[2] - b.z)});
+        const double velocity_error =
+            std::max({std::fabs(host_vel[i].s[0] - b.vx), std::fabs(host_vel[i].s[1] - b.vy),
+                      std::fabs(host_vel[i].s[2] - b.vz)});
         worst = std::max(worst, position_error);
         worst_velocity = std::max(worst_velocity, velocity_error);
         if (position_error > 2e-6 || velocity_error > 2e-6 || host_pos[i].s[3] != b.mass) {
@@ -180,8 +180,9 @@ int main(int argc, char** argv) try {
         std::printf("nbody: FAILED, %zu of %zu bodies differ from the host's\n", wrong, n);
         return EXIT_FAILURE;
     }
-    std::printf("nbody: %zu bodies, %d steps, largest errors: position %.2g, velocity %.2g: verified\n",
-                n, steps, worst, worst_velocity);
+    std::printf(
+        "nbody: %zu bodies, %d steps, largest errors: position %.2g, velocity %.2g: verified\n", n,
+        steps, worst, worst_velocity);
     return EXIT_SUCCESS;
 } catch (const openclaw::Error& error) {
     std::fprintf(stderr, "nbody: %s\n", error.what());

@@ -60,7 +60,7 @@ int main(int argc, char** argv) try {
     cl_uint expected = 0;
     for (std::size_t i = 0; i < n; ++i) {
         host[i] = static_cast<cl_uint>(i * 2654435761u) >> 8;  // scattered, with carries
-        expected += host[i];                                    // wraps like the device's sum
+        expected += host[i];                                   // wraps like the device's sum
     }
 
     openclaw::Context context{device};
