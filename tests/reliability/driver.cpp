@@ -225,7 +225,7 @@ struct Job {
     std::string expected_call;  // that call's name in the counting run
     std::string base;           // path prefix of its files
     int status = 0;
-    bool rerun = false;         // run again after LeakSanitizer's own tracer crashed
+    bool rerun = false;  // run again after LeakSanitizer's own tracer crashed
 };
 
 /// LeakSanitizer's stop-the-world tracer occasionally crashes by itself at exit (google/sanitizers
