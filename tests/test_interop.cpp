@@ -351,8 +351,12 @@ TEST_CASE("Raw handles: adopt takes the caller's reference, retain shares it, fo
     check_adopt_and_retain<openclaw::Context>(context,
                                               counter<cl_context, CL_CONTEXT_REFERENCE_COUNT>());
 
+#if CL_TARGET_OPENCL_VERSION >= 200
     const cl_command_queue queue =
         clCreateCommandQueueWithProperties(context, device, nullptr, &code);
+#else
+    const cl_command_queue queue = clCreateCommandQueue(context, device, 0, &code);
+#endif
     REQUIRE(code == CL_SUCCESS);
     check_adopt_and_retain<openclaw::Queue>(queue,
                                             counter<cl_command_queue, CL_QUEUE_REFERENCE_COUNT>());
