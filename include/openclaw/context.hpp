@@ -26,9 +26,9 @@ class Context {
     /// A context over several devices, which must belong to one platform.
     explicit Context(std::span<const Device> devices, OnError = {})
         : handle_(create(devices)),
-          devices_(handle_ ? std::make_shared<const std::vector<Device>>(devices.begin(),
-                                                                         devices.end())
-                           : nullptr) {}
+          devices_(handle_
+                       ? std::make_shared<const std::vector<Device>>(devices.begin(), devices.end())
+                       : nullptr) {}
     explicit Context(std::initializer_list<Device> devices, OnError = {})
         : Context(std::span<const Device>(devices.begin(), devices.size())) {}
 

@@ -808,10 +808,10 @@ class Program {
                 ? detail::concat("the build failed for ", failed, " of ", logs.size(), " device(s)")
                 : detail::concat("the build failed (build logs unavailable: ", unavailable_why,
                                  ")");
-        detail += detail::concat(
-            ", options \"", options.str(), "\"",
-            added.empty() ? std::string()
-                          : detail::concat(" (and, added by openclaw: ", added, ")"));
+        detail += detail::concat(", options \"", options.str(), "\"",
+                                 added.empty()
+                                     ? std::string()
+                                     : detail::concat(" (and, added by openclaw: ", added, ")"));
         detail::fail_build(code, "clBuildProgram", std::move(detail), std::move(logs));
     }
 

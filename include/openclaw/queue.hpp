@@ -257,9 +257,10 @@ class Queue {
         raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
 #endif
         if (!detail::check(code, call, [&] {
-                std::string detail = detail::concat(
-                    "device ", detail::describe_safely(
-                                   [&] { return detail::concat('"', device.name(), '"'); }));
+                std::string detail =
+                    detail::concat("device ", detail::describe_safely([&] {
+                                       return detail::concat('"', device.name(), '"');
+                                   }));
                 if (code == CL_INVALID_QUEUE_PROPERTIES) {
                     detail +=
                         detail::concat(" does not support the requested properties (profiling ",
@@ -365,12 +366,11 @@ class Queue {
                          "the queue is empty (default-constructed or moved-from)");
             return;
         }
-        detail::fail(
-            CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
-            kernel == nullptr
-                ? std::string("the kernel is empty (default-constructed or moved-from)")
-                : detail::concat("kernel ", detail::quoted_kernel_name(kernel),
-                                 " belongs to another context than the queue"));
+        detail::fail(CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
+                     kernel == nullptr
+                         ? std::string("the kernel is empty (default-constructed or moved-from)")
+                         : detail::concat("kernel ", detail::quoted_kernel_name(kernel),
+                                          " belongs to another context than the queue"));
     }
 
     [[gnu::noinline, gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel,
