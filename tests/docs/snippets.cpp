@@ -5,6 +5,11 @@
 // sides compute the same results on the first device openclaw selects.
 #include <openclaw/openclaw.hpp>
 
+#if defined(OPENCLAW_DOCS_CLHPP)
+#define CL_HPP_ENABLE_EXCEPTIONS
+#include <openclaw/interop/clhpp.hpp>
+#endif
+
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -185,6 +190,62 @@ std::vector<float> map_and_sub_c(cl_device_id device, std::size_t n) {
 }
 // [C map and sub-buffer]
 
+#if defined(OPENCLAW_DOCS_CLHPP)
+// The OpenCL-CLHPP side (CL_HPP_ENABLE_EXCEPTIONS: failures throw cl::Error).
+
+// [CLHPP vector_add]
+std::vector<float> vector_add_clhpp(const cl::Device& device, const std::vector<float>& a,
+                                    const std::vector<float>& b) {
+    const std::size_t bytes = a.size() * sizeof(float);
+    const cl::Context context{device};
+    cl::CommandQueue queue{context, device};  // EnqueueArgs takes it by non-const reference
+    const cl::Buffer da{context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                        const_cast<float*>(a.data())};
+    const cl::Buffer db{context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                        const_cast<float*>(b.data())};
+    const cl::Buffer dc{context, CL_MEM_WRITE_ONLY, bytes};
+
+    const cl::Program program{context, source, /*build=*/true};
+    cl::KernelFunctor<cl::Buffer, cl::Buffer, cl::Buffer, cl_uint> add{program, "vector_add"};
+    add(cl::EnqueueArgs{queue, cl::NDRange{a.size()}}, da, db, dc, static_cast<cl_uint>(a.size()));
+
+    std::vector<float> c(a.size());
+    queue.enqueueReadBuffer(dc, CL_TRUE, 0, bytes, c.data());
+    return c;
+}
+// [CLHPP vector_add]
+
+// [CLHPP map and sub-buffer]
+std::vector<float> map_and_sub_clhpp(const cl::Device& device, std::size_t n) {
+    const std::size_t bytes = n * sizeof(float);
+    const cl::Context context{device};
+    const cl::CommandQueue queue{context, device};
+    cl::Buffer data{context, CL_MEM_READ_WRITE, bytes};
+    auto* view = static_cast<float*>(
+        queue.enqueueMapBuffer(data, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes));
+    std::iota(view, view + n, 0.0f);
+    queue.enqueueUnmapMemObject(data, view);
+
+    // CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits; the region is in bytes.
+    const std::size_t step = device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8 / sizeof(float);
+    const std::size_t half = n / 2 / step * step;
+    const cl_buffer_region region{half * sizeof(float), (n - half) * sizeof(float)};
+    const cl::Buffer second =
+        data.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region);
+    const cl::Program program{context, source, /*build=*/true};
+    cl::Kernel twice{program, "twice"};
+    twice.setArg(0, second);
+    queue.enqueueNDRangeKernel(twice, cl::NullRange, cl::NDRange{n - half});
+
+    view = static_cast<float*>(queue.enqueueMapBuffer(data, CL_TRUE, CL_MAP_READ, 0, bytes));
+    std::vector<float> result(view, view + n);
+    queue.enqueueUnmapMemObject(data, view);
+    queue.finish();
+    return result;
+}
+// [CLHPP map and sub-buffer]
+#endif
+
 }  // namespace
 
 int main() try {
@@ -225,6 +286,14 @@ int main() try {
         std::puts("docs snippets: the sub-buffer kernel did not double the second part");
         return EXIT_FAILURE;
     }
+#if defined(OPENCLAW_DOCS_CLHPP)
+    const cl::Device cl_device = openclaw::to_clhpp(device);
+    if (vector_add_clhpp(cl_device, a, b) != c || map_and_sub_clhpp(cl_device, n) != mapped) {
+        std::puts("docs snippets: the OpenCL-CLHPP versions compute something else");
+        return EXIT_FAILURE;
+    }
+    std::puts("docs snippets: the OpenCL-CLHPP versions agree");
+#endif
     std::printf("docs snippets: both pages' programs agree on %s\n", device.name().c_str());
     return EXIT_SUCCESS;
 } catch (const openclaw::Error& error) {
