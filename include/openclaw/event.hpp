@@ -145,7 +145,8 @@ class Event {
 
     /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE, or a negative error code.
     cl_int status(OnError = {}) const { return info<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
-    /// True once the command has completed (CL_COMPLETE); false while it is queued or running.
+    /// True once the command has completed (CL_COMPLETE); false while it is queued or running, or
+    /// if it terminated abnormally.
     bool is_complete(OnError = {}) const { return status() == CL_COMPLETE; }
 
     /// The command's timestamps; its queue must have been created with {.profiling = true}

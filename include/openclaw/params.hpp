@@ -33,7 +33,7 @@ template <class T>
 struct LocalMem {
     /// The element type.
     using value_type = T;
-    /// Elements per work-group (the launch passes count * sizeof(T) bytes to clSetKernelArg).
+    /// Elements per work-group (set_args passes count * sizeof(T) bytes to clSetKernelArg).
     std::size_t count = 0;
 };
 
