@@ -45,6 +45,21 @@ for p in NVIDIA Portable; do
   echo "$p: $(tail -2 "$out/vector_add-$p.txt" | tr '\n' ' ')"
 done
 
+stage "examples with GPU-sized inputs"
+run_example() {  # name, then arguments
+  local name=$1
+  shift
+  [ -x "build/gcc/examples/$name/$name" ] || return 0
+  OPENCLAW_DEVICE=$platform timeout 60 "build/gcc/examples/$name/$name" "$@" \
+    > "$out/example-$name.txt" 2>&1
+  echo "$name $*: $(tail -3 "$out/example-$name.txt" | tr '\n' ' ')"
+}
+run_example multi_device
+run_example matmul 4096 5
+run_example nbody 16384 4
+run_example reduction 268435456
+run_example image_blur
+run_example async_pipeline
 stage "benchmarks on $platform"
 OPENCLAW_BENCH_PLATFORM=$platform timeout "${BENCH_SECONDS:-220}" scripts/bench.sh \
   --only "${BENCH_ONLY:-launch vector_add transfers pipeline build}" --out "$out/bench" \
@@ -54,7 +69,4 @@ if [ -x build/bench/bench/bench_build_cache ]; then
   OPENCLAW_BENCH_PLATFORM=$platform timeout 90 build/bench/bench/bench_build_cache --runs 3 \
     > "$out/bench/build_cache.txt" 2>&1
 fi
-for example in ${EXTRA_EXAMPLES:-}; do
-  timeout 60 build/gcc/examples/$example > "$out/example-$(basename "$example").txt" 2>&1
-done
 stage "done"

@@ -155,9 +155,13 @@ inline void throw_if_failed(const std::vector<Event>& events, const char* call) 
 /// and throws an Error if it failed.
 class EventAwaiter {
   public:
+    /// Waits for `event` (a copy: the awaiter shares the command's event).
     explicit EventAwaiter(Event event) : events_{std::move(event)} {}
 
+    /// True when the command has already completed (clGetEventInfo), so no suspension is needed.
     bool await_ready() const { return events_.front().is_complete(); }
+    /// Registers a completion callback (clSetEventCallback) that resumes `handle` on openclaw's
+    /// resume thread.
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
@@ -166,12 +170,15 @@ class EventAwaiter {
             events_.front().on_complete([suspension] { suspension->resume_once(); });
         });
     }
+    /// Throws Error if the command terminated abnormally (a negative execution status).
     void await_resume() const { detail::throw_if_failed(events_, "co_await"); }
 
   private:
     std::vector<Event> events_;
 };
 
+/// Makes an Event awaitable: `co_await event` resumes once the command completes and throws
+/// Error if it failed.
 inline EventAwaiter operator co_await(const Event& event) {
     return EventAwaiter(event);
 }
@@ -179,8 +186,10 @@ inline EventAwaiter operator co_await(const Event& event) {
 /// An awaitable that completes when every one of its events has completed (or one has failed).
 class WhenAll {
   public:
+    /// Waits for all of `events`.
     explicit WhenAll(std::vector<Event> events) : events_(std::move(events)) {}
 
+    /// True when every event has already completed.
     bool await_ready() const {
         for (const Event& event : events_) {
             if (!event.is_complete()) {
@@ -189,6 +198,7 @@ class WhenAll {
         }
         return true;
     }
+    /// Registers one completion callback per event; the last one to fire resumes `handle`.
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
@@ -207,6 +217,7 @@ class WhenAll {
             }
         });
     }
+    /// Throws Error naming the first event that terminated abnormally.
     void await_resume() const { detail::throw_if_failed(events_, "co_await when_all"); }
 
   private:
@@ -217,6 +228,7 @@ class WhenAll {
 inline WhenAll when_all(std::span<const Event> events) {
     return WhenAll(std::vector<Event>(events.begin(), events.end()));
 }
+/// `co_await when_all(e1, e2, e3)`: an awaitable over the given events.
 template <class... Events>
 requires(std::same_as<Events, Event>&&...) WhenAll when_all(const Events&... events) {
     return WhenAll(std::vector<Event>{events...});

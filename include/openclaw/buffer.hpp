@@ -28,23 +28,35 @@ namespace openclaw {
 
 /// Kernels may only read the buffer (`const __global T*`).
 struct ReadOnly {
+    /// The clCreateBuffer flag of this access (CL_MEM_READ_ONLY).
     static constexpr cl_mem_flags flags = CL_MEM_READ_ONLY;
+    /// Whether kernels may read a buffer of this access (true).
     static constexpr bool kernel_reads = true;
+    /// Whether kernels may write a buffer of this access (false).
     static constexpr bool kernel_writes = false;
+    /// "ReadOnly", for error messages.
     static constexpr const char* name = "ReadOnly";
 };
 /// Kernels may only write the buffer.
 struct WriteOnly {
+    /// The clCreateBuffer flag of this access (CL_MEM_WRITE_ONLY).
     static constexpr cl_mem_flags flags = CL_MEM_WRITE_ONLY;
+    /// Whether kernels may read a buffer of this access (false).
     static constexpr bool kernel_reads = false;
+    /// Whether kernels may write a buffer of this access (true).
     static constexpr bool kernel_writes = true;
+    /// "WriteOnly", for error messages.
     static constexpr const char* name = "WriteOnly";
 };
 /// Kernels may read and write the buffer.
 struct ReadWrite {
+    /// The clCreateBuffer flag of this access (CL_MEM_READ_WRITE).
     static constexpr cl_mem_flags flags = CL_MEM_READ_WRITE;
+    /// Whether kernels may read a buffer of this access (true).
     static constexpr bool kernel_reads = true;
+    /// Whether kernels may write a buffer of this access (true).
     static constexpr bool kernel_writes = true;
+    /// "ReadWrite", for error messages.
     static constexpr const char* name = "ReadWrite";
 };
 
@@ -59,10 +71,13 @@ concept NarrowerAccess = std::is_same_v<Sub, Parent> || std::is_same_v<Parent, R
 template <class T, class Access>
 class Buffer;
 
+/// A buffer kernels only read (CL_MEM_READ_ONLY); fits In<T> and Constant<T> parameters.
 template <class T>
 using ReadOnlyBuffer = Buffer<T, ReadOnly>;
+/// A buffer kernels only write (CL_MEM_WRITE_ONLY); fits Out<T> parameters.
 template <class T>
 using WriteOnlyBuffer = Buffer<T, WriteOnly>;
+/// A buffer kernels read and write (CL_MEM_READ_WRITE); fits every buffer parameter.
 template <class T>
 using ReadWriteBuffer = Buffer<T, ReadWrite>;
 
@@ -87,6 +102,10 @@ inline bool check_range(const char* call, const char* what, std::size_t offset, 
 
 }  // namespace detail
 
+/// Device memory for `size()` elements of T (a cl_mem from clCreateBuffer), with the kernels'
+/// access (ReadOnly, WriteOnly or ReadWrite) as part of the type, so set_args can check it.
+/// Sizes and offsets are in elements; every transfer is checked against the size. Copying
+/// shares the memory object (clRetainMemObject), destruction releases it.
 template <class T, class Access>
 class Buffer {
     static_assert(std::is_trivially_copyable_v<T>,
@@ -97,7 +116,9 @@ class Buffer {
                   "Buffer<T, Access>: Access must be ReadOnly, WriteOnly or ReadWrite");
 
   public:
+    /// The element type.
     using value_type = T;
+    /// The access tag: ReadOnly, WriteOnly or ReadWrite.
     using access_type = Access;
 
     /// An empty buffer (no memory object); assign a real one before use.
@@ -122,7 +143,9 @@ class Buffer {
 
     /// Number of elements.
     std::size_t size() const noexcept { return size_; }
+    /// Size in bytes (size() * sizeof(T)).
     std::size_t size_bytes() const noexcept { return size_ * sizeof(T); }
+    /// True for an empty (default-constructed or moved-from) buffer.
     bool empty() const noexcept { return size_ == 0; }
 
     // ---- sub-buffers ---------------------------------------------------------------------
@@ -201,6 +224,7 @@ class Buffer {
             transfer<Direction::read>(queue, 0, dst.data(), size_, false, wait);
         }
     }
+    /// Blocking read from element `offset` into pinned memory (dst.size() elements).
     void read_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
                  const WaitList& wait = {}, OnError = {}) const {
         transfer<Direction::read>(queue, offset, dst.data(), dst.size(), false, wait);
@@ -222,6 +246,7 @@ class Buffer {
                OnError = {}) const {
         write_at(queue, 0, src, wait);
     }
+    /// Blocking write of pinned memory starting at element `offset`.
     void write_at(const Queue& queue, std::size_t offset, const PinnedBuffer<T>& src,
                   const WaitList& wait = {}, OnError = {}) const {
         transfer<Direction::write>(queue, offset, const_cast<T*>(src.data()), src.size(), false,
@@ -237,6 +262,7 @@ class Buffer {
                                    const WaitList& wait = {}, OnError = {}) const {
         return read_async_at(queue, 0, dst, wait);
     }
+    /// As read_async, from element `offset` (dst.size() elements).
     [[nodiscard]] Event read_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
                                       const WaitList& wait = {}, OnError = {}) const {
         return transfer_async<Direction::read>(queue, offset, dst, wait);
@@ -246,6 +272,7 @@ class Buffer {
                                     const WaitList& wait = {}, OnError = {}) const {
         return write_async_at(queue, 0, src, wait);
     }
+    /// As write_async, starting at element `offset`.
     [[nodiscard]] Event write_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& src,
                                        const WaitList& wait = {}, OnError = {}) const {
         return transfer_async<Direction::write>(queue, offset, src, wait);
@@ -267,6 +294,7 @@ class Buffer {
                  OnError = {}) const {
         copy(queue, dst, src_offset, dst_offset, count, wait, nullptr);
     }
+    /// As the copy above (clEnqueueCopyBuffer), returning the command's Event.
     template <class DstAccess>
     [[nodiscard]] Event copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst,
                                 std::size_t src_offset, std::size_t dst_offset, std::size_t count,
@@ -286,6 +314,7 @@ class Buffer {
               const WaitList& wait = {}, OnError = {}) const {
         fill_range(queue, value, offset, count, wait, nullptr);
     }
+    /// As the fill above (clEnqueueFillBuffer), returning the command's Event.
     [[nodiscard]] Event fill(const Queue& queue, const T& value, std::size_t offset,
                              std::size_t count, WithEvent, const WaitList& wait = {},
                              OnError = {}) const {
@@ -301,6 +330,8 @@ class Buffer {
                                                OnError = {}) const {
         return map_read(queue, 0, size_, wait);
     }
+    /// Maps `count` elements from element `offset` for reading (clEnqueueMapBuffer, CL_MAP_READ;
+    /// range checked).
     [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue, std::size_t offset,
                                                std::size_t count, const WaitList& wait = {},
                                                OnError = {}) const {
@@ -312,6 +343,7 @@ class Buffer {
                                           OnError = {}) const {
         return map_write(queue, 0, size_, wait);
     }
+    /// Maps `count` elements from element `offset` for writing only.
     [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, std::size_t offset, std::size_t count,
                                           const WaitList& wait = {}, OnError = {}) const {
         return map<T>(queue, CL_MAP_WRITE_INVALIDATE_REGION, offset, count, wait);
@@ -321,20 +353,24 @@ class Buffer {
                                                OnError = {}) const {
         return map_read_write(queue, 0, size_, wait);
     }
+    /// Maps `count` elements from element `offset` for reading and writing.
     [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue, std::size_t offset,
                                                std::size_t count, const WaitList& wait = {},
                                                OnError = {}) const {
         return map<T>(queue, CL_MAP_READ | CL_MAP_WRITE, offset, count, wait);
     }
 
+    /// Any clGetMemObjectInfo parameter, with its C++ type from openclaw's info table.
     template <cl_mem_info Param>
     detail::info_t<cl_mem, Param> info(OnError = {}) const {
         return detail::get_info<cl_mem, Param>(get());
     }
 
+    /// The raw cl_mem (not retained; null when empty).
     cl_mem get() const noexcept { return handle_.get(); }
     /// The raw context the buffer belongs to (not retained: the buffer keeps it alive).
     cl_context context_handle() const noexcept { return context_; }
+    /// True when the buffer holds a memory object.
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   private:

@@ -40,7 +40,7 @@ struct CacheStats {
     std::size_t stores = 0;  ///< entries written
     std::size_t rejected =
         0;  ///< entries ignored: corrupt, of another format, or refused by the driver
-    std::size_t uncacheable = 0;  ///< builds not cached: an #include openclaw could not find
+    std::size_t uncacheable = 0;  ///< builds not cached: an `#include` openclaw could not find
 };
 
 namespace detail {
@@ -236,12 +236,14 @@ class BinaryCache {
         return cache;
     }
 
+    /// True when the cache is on (it has a directory).
     bool enabled() const noexcept { return static_cast<bool>(state_); }
     /// Where the entries are; empty when the cache is off.
     std::filesystem::path directory() const {
         return state_ ? state_->directory : std::filesystem::path();
     }
 
+    /// Hits, misses and stores counted since this cache (or its copies) was made.
     CacheStats stats() const noexcept {
         CacheStats s;
         if (state_) {
@@ -284,7 +286,7 @@ class BinaryCache {
 
     /// The key of a build of `source` with the final `options` for `devices`: the source, the
     /// files it includes, the options, each device's platform, name, versions and driver, and
-    /// openclaw's version. nullopt (counted as uncacheable) when an #include cannot be found.
+    /// openclaw's version. nullopt (counted as uncacheable) when an `#include` cannot be found.
     std::optional<detail::CacheKey> key(std::string_view source, std::string_view options,
                                         const std::vector<std::string>& include_dirs,
                                         std::span<const Device> devices) const {

@@ -21,10 +21,20 @@
 
 #include <CL/cl.h>
 
+/// \file
+/// Chooses the OpenCL API version (CL_TARGET_OPENCL_VERSION, default 300), includes <CL/cl.h>
+/// and defines openclaw's version macros.
+
+/// openclaw's major version (0 while the API may change between minor versions).
 #define OPENCLAW_VERSION_MAJOR 0
+/// openclaw's minor version.
 #define OPENCLAW_VERSION_MINOR 1
+/// openclaw's patch version.
 #define OPENCLAW_VERSION_PATCH 0
 
+/// Everything public in openclaw: RAII wrappers of the OpenCL objects (Platform, Device, Context,
+/// Queue, Program, Kernel, Buffer, Event...), the kernel parameter descriptors (In, Out, InOut,
+/// Constant, Local) and the error types. Names in openclaw::detail are internal.
 namespace openclaw {
 
 /// The OpenCL API version openclaw was compiled against, e.g. 300 for OpenCL 3.0.

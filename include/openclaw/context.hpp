@@ -15,6 +15,8 @@
 
 namespace openclaw {
 
+/// An OpenCL context (cl_context): one or more devices of one platform, the scope of buffers,
+/// programs and queues. Copying shares it (clRetainContext), destruction releases it.
 class Context {
   public:
     Context() = default;
@@ -29,12 +31,15 @@ class Context {
           devices_(handle_
                        ? std::make_shared<const std::vector<Device>>(devices.begin(), devices.end())
                        : nullptr) {}
+    /// `Context{device_a, device_b}`: as the span constructor.
     explicit Context(std::initializer_list<Device> devices, OnError = {})
         : Context(std::span<const Device>(devices.begin(), devices.size())) {}
 
+    /// Takes ownership of `raw` (no retain; released by the destructor).
     [[nodiscard]] static Context adopt(cl_context raw) noexcept {
         return Context(detail::Handle<cl_context>::adopt(raw));
     }
+    /// Shares `raw`: retains it (clRetainContext), the caller keeps its own reference.
     [[nodiscard]] static Context retain(cl_context raw) {
         return Context(detail::Handle<cl_context>::retain(raw));
     }
@@ -52,12 +57,15 @@ class Context {
         return devices;
     }
 
+    /// Any clGetContextInfo parameter, with its C++ type from openclaw's info table.
     template <cl_context_info Param>
     detail::info_t<cl_context, Param> info(OnError = {}) const {
         return detail::get_info<cl_context, Param>(get());
     }
 
+    /// The raw cl_context (not retained; null when empty).
     cl_context get() const noexcept { return handle_.get(); }
+    /// True when the object holds a context.
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
     friend bool operator==(const Context& a, const Context& b) noexcept {
         return a.handle_ == b.handle_;

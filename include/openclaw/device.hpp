@@ -17,6 +17,8 @@
 
 namespace openclaw {
 
+/// An OpenCL device (cl_device_id): its properties, typed, and sub-devices. Root devices are not
+/// reference counted; sub-devices are, and copies share them (clRetainDevice).
 class Device {
   public:
     Device() = default;
@@ -30,19 +32,26 @@ class Device {
         return Device(detail::Handle<cl_device_id>::retain(id));
     }
 
+    /// CL_DEVICE_NAME, e.g. "NVIDIA H200".
     std::string name(OnError = {}) const { return info<CL_DEVICE_NAME>(); }
+    /// CL_DEVICE_VENDOR.
     std::string vendor(OnError = {}) const { return info<CL_DEVICE_VENDOR>(); }
+    /// CL_DRIVER_VERSION.
     std::string driver_version(OnError = {}) const { return info<CL_DRIVER_VERSION>(); }
     /// The device's kind; the CL_DEVICE_TYPE_DEFAULT bit a driver may add is dropped.
     DeviceType type(OnError = {}) const {
         return static_cast<DeviceType>(info<CL_DEVICE_TYPE>() &
                                        ~cl_device_type{CL_DEVICE_TYPE_DEFAULT});
     }
+    /// True if CL_DEVICE_TYPE has the GPU bit.
     bool is_gpu(OnError = {}) const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0; }
+    /// True if CL_DEVICE_TYPE has the CPU bit.
     bool is_cpu(OnError = {}) const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0; }
+    /// True if CL_DEVICE_TYPE has the accelerator bit.
     bool is_accelerator(OnError = {}) const {
         return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_ACCELERATOR) != 0;
     }
+    /// CL_DEVICE_AVAILABLE.
     bool is_available(OnError = {}) const { return info<CL_DEVICE_AVAILABLE>(); }
 
     /// The OpenCL version of the device (from CL_DEVICE_VERSION).
@@ -106,6 +115,7 @@ class Device {
         return v >= Version{2, 0};
     }
 
+    /// CL_DEVICE_MAX_COMPUTE_UNITS (what split() shares a range by).
     cl_uint max_compute_units(OnError = {}) const {
         return info<CL_DEVICE_MAX_COMPUTE_UNITS>();
     }
@@ -113,9 +123,12 @@ class Device {
     cl_uint max_clock_frequency(OnError = {}) const {
         return info<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
     }
+    /// CL_DEVICE_MAX_WORK_GROUP_SIZE: the most work-items in one work-group (a kernel may allow
+    /// fewer: KernelBase::work_group_size).
     std::size_t max_work_group_size(OnError = {}) const {
         return info<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
     }
+    /// CL_DEVICE_MAX_WORK_ITEM_SIZES: the largest work-group size in each dimension.
     std::vector<std::size_t> max_work_item_sizes(OnError = {}) const {
         return info<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
     }
@@ -150,11 +163,13 @@ class Device {
         }
         return names;
     }
+    /// True if `name` (e.g. "cl_khr_fp64") is one of extensions().
     bool supports_extension(std::string_view name, OnError = {}) const {
         const auto names = extensions();
         return std::find(names.begin(), names.end(), name) != names.end();
     }
 
+    /// The platform the device belongs to (CL_DEVICE_PLATFORM).
     Platform platform(OnError = {}) const {
         return Platform(info<CL_DEVICE_PLATFORM>());
     }
@@ -188,9 +203,11 @@ class Device {
         return detail::get_info<cl_device_id, Param>(get());
     }
 
+    /// The raw cl_device_id (not retained; null when empty).
     cl_device_id get() const noexcept {
         return handle_.get();
     }
+    /// True when the object holds a device.
     explicit operator bool() const noexcept {
         return static_cast<bool>(handle_);
     }

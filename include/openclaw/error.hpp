@@ -247,8 +247,11 @@ inline std::error_code make_error_code(cl_int code) noexcept {
 
 /// One device's outcome of a program build.
 struct BuildLog {
+    /// CL_DEVICE_NAME of the device.
     std::string device_name;
+    /// CL_PROGRAM_BUILD_STATUS for that device.
     cl_build_status status = CL_BUILD_NONE;
+    /// CL_PROGRAM_BUILD_LOG for that device (the compiler's messages).
     std::string log;
 };
 
@@ -310,9 +313,11 @@ inline const std::vector<BuildLog>& no_logs() noexcept {
 /// "call: CL_NAME (code): detail"; call(), cl_code() and detail() give the parts.
 class Error : public std::system_error {
   public:
+    /// A failure of `call` with OpenCL status `code`; `detail` says what openclaw knows about it.
     Error(cl_int code, std::string call, std::string detail = {})
         : Error(code, std::move(call), std::move(detail), {}) {}
 
+    /// "call: CL_NAME (code): detail".
     const char* what() const noexcept override { return text_->what.c_str(); }
     /// The OpenCL entry point (or openclaw function) that failed, e.g. "clCreateBuffer".
     const std::string& call() const noexcept { return text_->call; }
@@ -322,6 +327,7 @@ class Error : public std::system_error {
     cl_int cl_code() const noexcept { return static_cast<cl_int>(code().value()); }
 
   protected:
+    /// \private Adds `what_suffix` (BuildError's logs) to what() only.
     Error(cl_int code, std::string call, std::string detail, std::string_view what_suffix)
         : Error(code, std::make_shared<const detail::FailureText>(detail::FailureText::compose(
                           code, std::move(call), std::move(detail), what_suffix))) {}
@@ -329,15 +335,18 @@ class Error : public std::system_error {
   protected:
     friend class Status;
     // The base gets the whole message too, so a copy sliced to std::system_error keeps it.
+    /// \private Shares an already composed text (Status::rethrow).
     Error(cl_int code, std::shared_ptr<const detail::FailureText> text)
         : std::system_error(make_error_code(code), text->what), text_(std::move(text)) {}
 
+    /// \private The composed message and its parts, shared by copies.
     std::shared_ptr<const detail::FailureText> text_;
 };
 
 /// A program failed to build. Carries the log of every device; what() contains them all.
 class BuildError : public Error {
   public:
+    /// A failed build (`call` is usually clBuildProgram) with every device's log.
     BuildError(cl_int code, std::string call, std::string detail, std::vector<BuildLog> logs)
         : Error(code, std::move(call), std::move(detail), detail::format_logs(logs)),
           logs_(std::make_shared<const std::vector<BuildLog>>(std::move(logs))) {}
@@ -370,12 +379,15 @@ class Status {
   public:
     Status() noexcept = default;
 
+    /// True when nothing failed.
     bool ok() const noexcept { return code_ == CL_SUCCESS; }
+    /// True when a failure was recorded.
     bool failed() const noexcept { return code_ != CL_SUCCESS; }
     /// The code in opencl_category(); empty when ok().
     std::error_code code() const noexcept {
         return ok() ? std::error_code{} : make_error_code(code_);
     }
+    /// The OpenCL status code; CL_SUCCESS when ok().
     cl_int cl_code() const noexcept { return code_; }
     /// As Error::call(), detail() and what(); empty when ok().
     const std::string& call() const noexcept {
@@ -384,11 +396,13 @@ class Status {
     const std::string& detail() const noexcept {
         return text_ ? text_->detail : detail::empty_string();
     }
+    /// The full message, as Error::what(); "" when ok().
     const char* what() const noexcept { return text_ ? text_->what.c_str() : ""; }
     /// Every device's log when a program build failed; empty otherwise.
     const std::vector<BuildLog>& build_logs() const noexcept {
         return logs_ ? *logs_ : detail::no_logs();
     }
+    /// Forgets the recorded failure: ok() again.
     void clear() noexcept {
         code_ = CL_SUCCESS;
         text_.reset();

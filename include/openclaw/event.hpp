@@ -26,6 +26,7 @@ namespace openclaw {
 struct WithEvent {
     explicit WithEvent() = default;
 };
+/// Pass as the argument before the wait list to get the command's Event back.
 inline constexpr WithEvent with_event{};
 
 class Event;
@@ -35,14 +36,18 @@ class Event;
 /// after(e1, e2, ...) or after(range_of_events).
 class WaitList {
   public:
+    /// How many events fit without a heap allocation.
     static constexpr std::size_t inline_capacity = 8;
 
     WaitList() = default;
 
+    /// The raw events for an event_wait_list argument; null when empty, as OpenCL requires.
     const cl_event* data() const noexcept {
         return size_ == 0 ? nullptr : (heap_.empty() ? inline_.data() : heap_.data());
     }
+    /// The number of events (num_events_in_wait_list).
     cl_uint size() const noexcept { return static_cast<cl_uint>(size_); }
+    /// True when the list has no events.
     bool empty() const noexcept { return size_ == 0; }
 
     /// Appends `event`; an empty (default-constructed or moved-from) Event is refused.
@@ -56,9 +61,13 @@ class WaitList {
 
 /// When a command was queued, submitted, started and ended, on the device's clock.
 struct Profile {
+    /// CL_PROFILING_COMMAND_QUEUED: when the host enqueued the command.
     std::chrono::nanoseconds queued{};
+    /// CL_PROFILING_COMMAND_SUBMIT: when it was submitted to the device.
     std::chrono::nanoseconds submitted{};
+    /// CL_PROFILING_COMMAND_START: when the device started it.
     std::chrono::nanoseconds started{};
+    /// CL_PROFILING_COMMAND_END: when the device finished it.
     std::chrono::nanoseconds ended{};
     /// Time the command ran on the device.
     std::chrono::nanoseconds duration() const noexcept { return ended - started; }
@@ -91,13 +100,17 @@ struct CallbackState {
 
 }  // namespace detail
 
+/// The status of one enqueued command (cl_event): wait(), status(), profile(), callbacks. Made
+/// by the enqueue calls that take `with_event`; copying shares it (clRetainEvent).
 class Event {
   public:
     Event() = default;
 
+    /// Takes ownership of `raw` (no retain; released by the destructor).
     [[nodiscard]] static Event adopt(cl_event raw) noexcept {
         return Event(detail::Handle<cl_event>::adopt(raw));
     }
+    /// Shares `raw`: retains it (clRetainEvent), the caller keeps its own reference.
     [[nodiscard]] static Event retain(cl_event raw) {
         return Event(detail::Handle<cl_event>::retain(raw));
     }
@@ -132,6 +145,8 @@ class Event {
 
     /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE, or a negative error code.
     cl_int status(OnError = {}) const { return info<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
+    /// True once the command has completed (CL_COMPLETE); false while it is queued or running, or
+    /// if it terminated abnormally.
     bool is_complete(OnError = {}) const { return status() == CL_COMPLETE; }
 
     /// The command's timestamps; its queue must have been created with {.profiling = true}
@@ -162,16 +177,20 @@ class Event {
         }
     }
 
+    /// Any clGetEventInfo parameter, with its C++ type from openclaw's info table.
     template <cl_event_info Param>
     detail::info_t<cl_event, Param> info(OnError = {}) const {
         return detail::get_info<cl_event, Param>(get());
     }
 
+    /// The raw cl_event (not retained; null when empty).
     cl_event get() const noexcept { return handle_.get(); }
+    /// True when the object holds an event.
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
     friend bool operator==(const Event&, const Event&) = default;
 
   protected:
+    /// \private Wraps a handle (for UserEvent).
     explicit Event(detail::Handle<cl_event> handle) noexcept : handle_(std::move(handle)) {}
 
   private:
@@ -209,6 +228,7 @@ class Event {
 /// ready), and complete() or fail() releases them.
 class UserEvent : public Event {
   public:
+    /// A new user event of `context` (clCreateUserEvent), not yet complete.
     explicit UserEvent(const Context& context, OnError = {}) : Event(create(context)) {}
 
     /// Marks the event complete: commands waiting for it may run.

@@ -204,7 +204,9 @@ class KernelBase {
     cl_uint arg_count(OnError = {}) const {
         return description_ ? description_->arg_count : info<CL_KERNEL_NUM_ARGS>();
     }
+    /// The kernel's context (CL_KERNEL_CONTEXT), retained.
     Context context(OnError = {}) const { return Context::retain(info<CL_KERNEL_CONTEXT>()); }
+    /// The program the kernel was made from (CL_KERNEL_PROGRAM), retained.
     Program program(OnError = {}) const { return Program::retain(info<CL_KERNEL_PROGRAM>()); }
     /// The largest work-group this kernel can be launched with on `device`.
     std::size_t work_group_size(const Device& device, OnError = {}) const {
@@ -213,23 +215,28 @@ class KernelBase {
     /// True when its program allows non-uniform work-groups (see Program::non_uniform_groups).
     bool non_uniform_groups() const noexcept { return non_uniform_; }
 
+    /// Any clGetKernelInfo parameter, with its C++ type from openclaw's info table.
     template <cl_kernel_info Param>
     detail::info_t<cl_kernel, Param> info(OnError = {}) const {
         return detail::get_info<cl_kernel, Param>(get());
     }
+    /// Any clGetKernelWorkGroupInfo parameter for `device`, typed.
     template <cl_kernel_work_group_info Param>
     detail::info_t<detail::KernelWorkGroupInfo, Param> work_group_info(const Device& device,
                                                                        OnError = {}) const {
         return detail::get_info<detail::KernelWorkGroupInfo, Param>(get(), device.get());
     }
 
+    /// The raw cl_kernel (not retained; null when empty).
     cl_kernel get() const noexcept { return handle_.get(); }
     /// The raw context the kernel belongs to (not retained: the kernel keeps it alive).
     cl_context context_handle() const noexcept { return context_; }
+    /// True when the object holds a kernel.
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   protected:
     KernelBase() = default;
+    /// \private Wraps a kernel made and described by detail::make_kernel.
     KernelBase(detail::MadeKernel made, bool non_uniform)
         : handle_(std::move(made.handle)),
           description_(std::move(made.description)),
@@ -287,11 +294,13 @@ class KernelBase {
         return {std::move(fresh), description_};
     }
 
+    /// \private The program of a raw kernel, retained.
     static Program program_of(cl_kernel raw) {
         return Program::retain(detail::get_info<cl_kernel, CL_KERNEL_PROGRAM>(raw));
     }
 
     // An empty kernel fails every argument: say so, rather than blame the argument.
+    /// \private Fails with CL_INVALID_KERNEL: the kernel is empty.
     [[gnu::noinline, gnu::cold]] static bool refuse_empty(const char* call) {
         detail::fail(CL_INVALID_KERNEL, call,
                      "the kernel is empty (default-constructed or moved-from)");
@@ -307,6 +316,7 @@ class KernelBase {
         return true;
     }
 
+    /// \private Reports a failed clSetKernelArg for parameter `index`.
     [[gnu::noinline, gnu::cold]] bool set_failed(cl_int code, cl_uint index, std::size_t size,
                                                  const char* call) const {
         if (!handle_) {
@@ -337,6 +347,7 @@ class KernelBase {
         return false;
     }
 
+    /// \private Refuses a buffer of another context for parameter `index`.
     [[gnu::noinline, gnu::cold]] bool foreign_argument(cl_uint index) const {
         if (!handle_) {
             return refuse_empty("clSetKernelArg");
@@ -369,6 +380,7 @@ class KernelBase {
     }
 
 #if CL_TARGET_OPENCL_VERSION >= 200
+    /// \private clSetKernelArgSVMPointer for parameter `index` (where the platform has it).
     bool set_svm(cl_uint index, const void* pointer) const {
         if (!handle_ || !description_->svm) [[unlikely]] {
             return svm_unsupported(index);
@@ -381,6 +393,7 @@ class KernelBase {
     }
 
     // clSetKernelArgSVMPointer is not called on a platform older than OpenCL 2.0.
+    /// \private Refuses an SVM argument where the platform has no SVM.
     [[gnu::noinline, gnu::cold]] bool svm_unsupported(cl_uint index) const {
         if (!handle_) {
             return set_failed(CL_INVALID_KERNEL, index, sizeof(void*), "clSetKernelArgSVMPointer");
@@ -393,6 +406,7 @@ class KernelBase {
     }
 #endif
 
+    /// \private Sets a __local parameter's size (count elements of element_size bytes).
     bool set_local(cl_uint index, std::size_t count, std::size_t element_size) const {
         if (count == 0) [[unlikely]] {
             return empty_argument(index, "LocalMem of 0 elements");
@@ -407,6 +421,11 @@ class KernelBase {
     bool non_uniform_ = false;
 };
 
+/// A kernel whose parameters are part of its type: `Kernel<In<float>, Out<float>, cl_uint>`.
+/// set_args checks at compile time the argument count, the element types, the buffers' access
+/// against what the kernel does with each parameter, and narrowing of scalars. Made by
+/// Program::kernel; copying shares the cl_kernel (its argument values included: use clone() to
+/// get independent ones).
 template <class... Params>
 class Kernel : public KernelBase {
     static_assert(((detail::param_problem<Params>() != detail::ParamProblem::boolean) && ...),
@@ -424,6 +443,7 @@ class Kernel : public KernelBase {
         "Kernel<Params...>: parameter (and element) types must be trivially copyable");
 
   public:
+    /// The number of parameters.
     static constexpr std::size_t arity = sizeof...(Params);
 
     /// An empty kernel; assign one from Program::kernel before use.
@@ -443,6 +463,7 @@ class Kernel : public KernelBase {
         auto made = describe(detail::Handle<cl_kernel>::adopt(raw), non_uniform);
         return Kernel(std::move(made), non_uniform);
     }
+    /// Shares `raw` (retains it); its parameters must match Params.
     [[nodiscard]] static Kernel retain(cl_kernel raw, OnError = {}) {
         bool non_uniform = false;
         auto made = describe(detail::Handle<cl_kernel>::retain(raw), non_uniform);
@@ -598,6 +619,7 @@ class DynamicKernel : public KernelBase {
         auto made = describe(detail::Handle<cl_kernel>::adopt(raw), non_uniform);
         return DynamicKernel(std::move(made), non_uniform);
     }
+    /// Shares `raw` (retains it).
     [[nodiscard]] static DynamicKernel retain(cl_kernel raw, OnError = {}) {
         bool non_uniform = false;
         auto made = describe(detail::Handle<cl_kernel>::retain(raw), non_uniform);

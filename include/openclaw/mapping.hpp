@@ -148,21 +148,28 @@ inline constinit MapRegistry map_registry{};
 template <class T>
 class MappedSpan {
   public:
+    /// T (const T for a read-only view).
     using element_type = T;
+    /// T without const.
     using value_type = std::remove_cv_t<T>;
+    /// std::size_t.
     using size_type = std::size_t;
+    /// A pointer into the mapped region.
     using iterator = T*;
+    /// A reference to an element of the mapped region.
     using reference = T&;
 
     MappedSpan() = default;
     MappedSpan(const MappedSpan&) = delete;
     MappedSpan& operator=(const MappedSpan&) = delete;
+    /// Takes over `other`'s mapping; `other` becomes empty.
     MappedSpan(MappedSpan&& other) noexcept
         : mem_(std::move(other.mem_)),
           queue_(std::move(other.queue_)),
           data_(std::exchange(other.data_, nullptr)),
           size_(std::exchange(other.size_, 0)),
           ticket_(std::exchange(other.ticket_, 0)) {}
+    /// Unmaps this view's region (if any), then takes over `other`'s mapping.
     MappedSpan& operator=(MappedSpan&& other) noexcept {
         if (this != &other) {
             unmap_noexcept();
@@ -185,13 +192,21 @@ class MappedSpan {
         (void)detail::check(code, "clEnqueueUnmapMemObject");
     }
 
+    /// The first mapped element.
     T* data() const noexcept { return data_; }
+    /// The number of mapped elements.
     std::size_t size() const noexcept { return size_; }
+    /// size() * sizeof(T).
     std::size_t size_bytes() const noexcept { return size_ * sizeof(T); }
+    /// True for an empty (default-constructed, moved-from or unmapped) view.
     bool empty() const noexcept { return size_ == 0; }
+    /// Iterator to the first element.
     T* begin() const noexcept { return data_; }
+    /// Iterator past the last element.
     T* end() const noexcept { return data_ + size_; }
+    /// Element `i` (unchecked, as std::span).
     T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    /// The region as a std::span.
     std::span<T> span() const noexcept { return {data_, size_}; }
     operator std::span<T>() const noexcept { return span(); }  // NOLINT: a view converts freely
     operator std::span<const T>() const noexcept requires(!std::is_const_v<T>) { return span(); }

@@ -13,6 +13,7 @@
 
 namespace openclaw {
 
+/// A global or local work size of 1 to 3 dimensions, as passed to clEnqueueNDRangeKernel.
 class NDRange {
   public:
     /// No range: as a local size it lets the driver choose the work-group size.
@@ -29,8 +30,11 @@ class NDRange {
         ((sizes_[d] = to_size(sizes, d), ++d), ...);
     }
 
+    /// The number of dimensions (work_dim); 0 for an empty range.
     constexpr cl_uint dimensions() const noexcept { return dims_; }
+    /// True for NDRange{}: as a local size, the driver chooses.
     constexpr bool empty() const noexcept { return dims_ == 0; }
+    /// The size in dimension `d` (unchecked).
     constexpr std::size_t operator[](std::size_t d) const noexcept { return sizes_[d]; }
     /// The number of work-items (the product of the sizes); 0 for an empty range.
     constexpr std::size_t total() const noexcept {

@@ -31,7 +31,9 @@ struct Local {};
 /// The argument for a Local<T> parameter: `count` elements of T per work-group.
 template <class T>
 struct LocalMem {
+    /// The element type.
     using value_type = T;
+    /// Elements per work-group (set_args passes count * sizeof(T) bytes to clSetKernelArg).
     std::size_t count = 0;
 };
 

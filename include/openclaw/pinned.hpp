@@ -20,12 +20,16 @@
 
 namespace openclaw {
 
+/// Page-locked host memory for `size()` elements of T (a CL_MEM_ALLOC_HOST_PTR buffer kept
+/// mapped), which transfers at the DMA rate and is the only memory asynchronous transfers
+/// accept. Move-only; its destructor waits for the transfers still using it, then unmaps.
 template <class T>
 class PinnedBuffer {
     static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>,
                   "PinnedBuffer<T>: T must be trivially copyable and not const");
 
   public:
+    /// The element type.
     using value_type = T;
 
     PinnedBuffer() = default;
@@ -64,12 +68,14 @@ class PinnedBuffer {
 
     PinnedBuffer(const PinnedBuffer&) = delete;
     PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    /// Takes over `other`'s memory and pending transfers; `other` becomes empty.
     PinnedBuffer(PinnedBuffer&& other) noexcept
         : mem_(std::move(other.mem_)),
           queue_(std::move(other.queue_)),
           data_(std::exchange(other.data_, nullptr)),
           size_(std::exchange(other.size_, 0)),
           pending_(std::move(other.pending_)) {}
+    /// Releases this buffer (waiting for its transfers), then takes over `other`'s memory.
     PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
         if (this != &other) {
             release();
@@ -84,18 +90,31 @@ class PinnedBuffer {
     /// Waits for the asynchronous transfers still using the memory, then frees it.
     ~PinnedBuffer() { release(); }
 
+    /// The first element.
     T* data() noexcept { return data_; }
+    /// The first element.
     const T* data() const noexcept { return data_; }
+    /// The number of elements.
     std::size_t size() const noexcept { return size_; }
+    /// size() * sizeof(T).
     std::size_t size_bytes() const noexcept { return size_ * sizeof(T); }
+    /// True for an empty (default-constructed or moved-from) buffer.
     bool empty() const noexcept { return size_ == 0; }
+    /// Iterator to the first element.
     T* begin() noexcept { return data_; }
+    /// Iterator past the last element.
     T* end() noexcept { return data_ + size_; }
+    /// Iterator to the first element.
     const T* begin() const noexcept { return data_; }
+    /// Iterator past the last element.
     const T* end() const noexcept { return data_ + size_; }
+    /// Element `i` (unchecked).
     T& operator[](std::size_t i) noexcept { return data_[i]; }
+    /// Element `i` (unchecked).
     const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    /// The memory as a std::span.
     std::span<T> span() noexcept { return {data_, size_}; }
+    /// The memory as a std::span of const T.
     std::span<const T> span() const noexcept { return {data_, size_}; }
     operator std::span<T>() noexcept { return span(); }  // NOLINT: usable wherever a span is
     operator std::span<const T>() const noexcept { return span(); }  // NOLINT

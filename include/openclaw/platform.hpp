@@ -48,7 +48,9 @@ constexpr std::string_view to_string(DeviceType type) noexcept {
 
 /// An OpenCL version, e.g. {3, 0}; ordered, so `device.version() >= Version{2, 0}` reads well.
 struct Version {
+    /// Major version.
     int major = 0;
+    /// Minor version.
     int minor = 0;
     friend constexpr auto operator<=>(const Version&, const Version&) = default;
 };
@@ -78,6 +80,7 @@ constexpr Version parse_version(std::string_view text) noexcept {
 
 }  // namespace detail
 
+/// An OpenCL platform (cl_platform_id): one installed driver (ICD), e.g. PoCL or NVIDIA CUDA.
 class Platform {
   public:
     Platform() = default;
@@ -109,7 +112,9 @@ class Platform {
     /// The platform's devices of `type`; empty when it has none of that type.
     std::vector<Device> devices(DeviceType type = DeviceType::all, OnError = {}) const;
 
+    /// CL_PLATFORM_NAME, e.g. "Portable Computing Language".
     std::string name(OnError = {}) const { return info<CL_PLATFORM_NAME>(); }
+    /// CL_PLATFORM_VENDOR.
     std::string vendor(OnError = {}) const { return info<CL_PLATFORM_VENDOR>(); }
     /// The full version string, e.g. "OpenCL 3.0 CUDA 12.8.90".
     std::string version_string(OnError = {}) const { return info<CL_PLATFORM_VERSION>(); }
@@ -122,6 +127,7 @@ class Platform {
         return detail::get_info<cl_platform_id, Param>(get());
     }
 
+    /// The raw cl_platform_id (null when empty).
     cl_platform_id get() const noexcept { return handle_.get(); }
     friend bool operator==(const Platform&, const Platform&) = default;
 

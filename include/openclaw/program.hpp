@@ -56,11 +56,13 @@ enum class LanguageVersion : unsigned char {
 class BuildOptions {
   public:
     BuildOptions() = default;
+    /// `{"-cl-mad-enable", "-DN=4"}`: each string is appended as with add().
     BuildOptions(std::initializer_list<std::string_view> options) {
         for (std::string_view option : options) {
             add(option);
         }
     }
+    /// One string of space-separated options, e.g. `"-cl-mad-enable -DN=4"`.
     template <class S>
     requires std::convertible_to<const S&, std::string_view> BuildOptions(
         const S& options) {  // NOLINT(google-explicit-constructor): reads as a string
@@ -137,7 +139,7 @@ class BuildOptions {
         return add(detail::concat("-D", name, "=", text));
     }
 
-    /// -I dir: a directory searched for #include files (quoted when it holds spaces; PoCL before
+    /// -I dir: a directory searched for `#include` files (quoted when it holds spaces; PoCL before
     /// 4.0 cannot take such a path at all, its option parser turns the quotes into spaces).
     BuildOptions& include_directory(std::string_view directory, OnError = {}) {
         if (directory.empty() || directory.find_first_of("\"\n\r") != std::string_view::npos) {
@@ -171,6 +173,7 @@ class BuildOptions {
         language_ = choice;
         return *this;
     }
+    /// The -cl-std choice set by language() (LanguageVersion::highest unless changed).
     LanguageVersion language_choice() const noexcept { return language_; }
 
     /// -cl-fast-relaxed-math: faster, less exact floating point (also defines
@@ -192,6 +195,8 @@ class BuildOptions {
         return false;
     }
 
+    /// The options given so far, space-separated, as passed to clBuildProgram (without what
+    /// Program::build adds).
     const std::string& str() const noexcept { return text_; }
 
     /// The options split as drivers split them: at spaces outside double quotes, the quotes
@@ -260,6 +265,8 @@ class BuildOptions {
         cache_chosen_ = true;
         return *this;
     }
+    /// The cache Program::build will use: the one given to cache(), else
+    /// BinaryCache::user_default().
     const BinaryCache& binary_cache() const {
         return cache_chosen_ ? cache_ : BinaryCache::user_default();
     }
@@ -385,6 +392,8 @@ MadeKernel make_kernel(const Program& program, std::string_view name);
 
 }  // namespace detail
 
+/// An OpenCL program (cl_program) built for the devices of a context, from source, binaries or
+/// IL; makes Kernels by name. Copying shares it (clRetainProgram), destruction releases it.
 class Program {
   public:
     Program() = default;
@@ -529,6 +538,7 @@ class Program {
         const detail::ProgramFlags flags = flags_of(raw);
         return Program(std::move(handle), flags);
     }
+    /// Shares `raw` (retains it); it must be built.
     [[nodiscard]] static Program retain(cl_program raw, OnError = {}) {
         auto handle = detail::Handle<cl_program>::retain(raw);
         if (!handle) {
@@ -577,6 +587,7 @@ class Program {
         return names;
     }
 
+    /// The devices the program was built for (CL_PROGRAM_DEVICES).
     std::vector<Device> devices(OnError = {}) const {
         std::vector<Device> devices;
         for (cl_device_id id : info<CL_PROGRAM_DEVICES>()) {
@@ -584,6 +595,7 @@ class Program {
         }
         return devices;
     }
+    /// The program's context (CL_PROGRAM_CONTEXT), retained.
     Context context(OnError = {}) const {
         return Context::retain(info<CL_PROGRAM_CONTEXT>());
     }
@@ -650,19 +662,23 @@ class Program {
         return state_ && state_->flags.kernel_arg_info;
     }
 
+    /// Any clGetProgramInfo parameter, with its C++ type from openclaw's info table.
     template <cl_program_info Param>
     detail::info_t<cl_program, Param> info(OnError = {}) const {
         return detail::get_info<cl_program, Param>(get());
     }
+    /// Any clGetProgramBuildInfo parameter for `device`, typed.
     template <cl_program_build_info Param>
     detail::info_t<detail::ProgramBuildInfo, Param> build_info(const Device& device,
                                                                OnError = {}) const {
         return detail::get_info<detail::ProgramBuildInfo, Param>(get(), device.get());
     }
 
+    /// The raw cl_program (not retained; null when empty).
     cl_program get() const noexcept {
         return handle_.get();
     }
+    /// True when the object holds a program.
     explicit operator bool() const noexcept {
         return static_cast<bool>(handle_);
     }

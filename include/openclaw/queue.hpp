@@ -42,6 +42,7 @@ enum class Staging {
 struct QueueOptions {
     bool profiling = false;     ///< events carry start/end timestamps
     bool out_of_order = false;  ///< commands may run in any order their events allow
+    /// Whether large blocking transfers of pageable memory go through pinned staging buffers.
     Staging staging = Staging::automatic;
     friend constexpr bool operator==(const QueueOptions&, const QueueOptions&) = default;
 };
@@ -85,6 +86,8 @@ inline bool stages_pageable(const Device& device, Staging mode) {
 
 }  // namespace detail
 
+/// A command queue (cl_command_queue) on one device of a context: launches kernels; transfers
+/// are Buffer members that take the queue. Copying shares it (clRetainCommandQueue).
 class Queue {
   public:
     Queue() = default;
@@ -97,16 +100,22 @@ class Queue {
         }
     }
 
+    /// Takes ownership of `raw` (no retain; released by the destructor).
     [[nodiscard]] static Queue adopt(cl_command_queue raw, OnError = {}) {
         auto handle = detail::Handle<cl_command_queue>::adopt(raw);
         return Queue(std::move(handle));
     }
+    /// Shares `raw`: retains it (clRetainCommandQueue), the caller keeps its own reference.
     [[nodiscard]] static Queue retain(cl_command_queue raw, OnError = {}) {
         return Queue(detail::Handle<cl_command_queue>::retain(raw));
     }
 
+    /// The queue's context (CL_QUEUE_CONTEXT), retained.
     Context context(OnError = {}) const { return Context::retain(info<CL_QUEUE_CONTEXT>()); }
+    /// The queue's device (CL_QUEUE_DEVICE).
     Device device(OnError = {}) const { return Device::retain(info<CL_QUEUE_DEVICE>()); }
+    /// The options the queue was made with (from CL_QUEUE_PROPERTIES and openclaw's staging
+    /// choice).
     QueueOptions options(OnError = {}) const {
         const cl_command_queue_properties bits = info<CL_QUEUE_PROPERTIES>();
         return {(bits & CL_QUEUE_PROFILING_ENABLE) != 0,
@@ -135,6 +144,7 @@ class Queue {
                                 const WaitList& wait = {}, OnError = {}) const {
         return enqueue(kernel, global, NDRange{}, with_event, wait);
     }
+    /// As enqueue() with a local size, returning the launch's Event (empty if the launch failed).
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
                                 WithEvent, const WaitList& wait = {}, OnError = {}) const {
@@ -159,14 +169,17 @@ class Queue {
         return Event::adopt(raw);
     }
 
+    /// Any clGetCommandQueueInfo parameter, with its C++ type from openclaw's info table.
     template <cl_command_queue_info Param>
     detail::info_t<cl_command_queue, Param> info(OnError = {}) const {
         return detail::get_info<cl_command_queue, Param>(get());
     }
 
+    /// The raw cl_command_queue (not retained; null when empty).
     cl_command_queue get() const noexcept { return handle_.get(); }
     /// The raw context the queue belongs to (not retained: the queue keeps it alive).
     cl_context context_handle() const noexcept { return context_; }
+    /// True when the object holds a queue.
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
     friend bool operator==(const Queue& a, const Queue& b) noexcept {
         return a.handle_ == b.handle_;

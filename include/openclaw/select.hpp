@@ -101,7 +101,9 @@ struct DeviceSpec {
 
 /// The device chosen and why.
 struct DeviceChoice {
+    /// The device chosen.
     Device device;
+    /// Why it was chosen, e.g. that OPENCLAW_DEVICE named it or that it was the first GPU.
     std::string reason;
 };
 

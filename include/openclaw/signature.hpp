@@ -32,9 +32,11 @@ class DynamicKernel;
 template <std::size_t N>
 struct FixedString {
     static_assert(N >= 1, "FixedString holds a string literal, terminator included");
+    /// The characters, with the terminating null.
     char chars[N]{};
 
     // Implicit on purpose: a string literal is the template argument.
+    /// From a string literal: `"vector_add"`.
     constexpr FixedString(const char (&text)[N]) noexcept {  // NOLINT(google-explicit-constructor)
         for (std::size_t i = 0; i < N; ++i) {
             chars[i] = text[i];
@@ -46,7 +48,9 @@ struct FixedString {
             chars[i] = text[i];
         }
     }
+    /// The length without the terminating null.
     static constexpr std::size_t size() noexcept { return N - 1; }
+    /// The text as a std::string_view.
     constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
     constexpr operator std::string_view() const noexcept { return view(); }  // NOLINT
 };

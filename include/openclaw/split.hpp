@@ -17,7 +17,9 @@ namespace openclaw {
 
 /// A part of an index range: elements [offset, offset + count).
 struct Slice {
+    /// The first index of the slice.
     std::size_t offset = 0;
+    /// The number of indices in the slice.
     std::size_t count = 0;
     friend constexpr bool operator==(const Slice&, const Slice&) = default;
 };

@@ -28,6 +28,7 @@ enum class SvmLevel {
     fine_grain_system,  ///< any host memory (malloc) is shared
 };
 
+/// A readable name of the level, e.g. "coarse-grain buffer".
 constexpr std::string_view to_string(SvmLevel level) noexcept {
     switch (level) {
         case SvmLevel::none:
@@ -42,10 +43,11 @@ constexpr std::string_view to_string(SvmLevel level) noexcept {
     return "unknown";
 }
 
-/// A pointer marked as shared virtual memory, for an In/Out/InOut/Constant<T> kernel parameter.
+/// A pointer marked as shared virtual memory, for an `In/Out/InOut/Constant<T>` kernel parameter.
 /// A pointer to const fits only parameters the kernel reads.
 template <class T>
 struct SvmPointer {
+    /// The shared pointer passed to clSetKernelArgSVMPointer.
     T* pointer = nullptr;
 };
 
@@ -88,6 +90,7 @@ inline SvmLevel svm_level(const Device& device, OnError = {}) {
 template <class T>
 class SvmAllocator {
   public:
+    /// The element type.
     using value_type = T;
 
     /// `fine_grain` asks for memory the host may touch without mapping (CL_MEM_SVM_FINE_GRAIN_
@@ -111,6 +114,7 @@ class SvmAllocator {
             context_ = Context();
         }
     }
+    /// Rebinding copy: the same context and flags for another element type.
     template <class U>
     SvmAllocator(const SvmAllocator<U>& other) noexcept  // NOLINT: rebinding is implicit
         : context_(other.context()), flags_(other.flags()) {}
@@ -134,6 +138,7 @@ class SvmAllocator {
         }
         return static_cast<T*>(p);
     }
+    /// Frees `p` (clSVMFree).
     void deallocate(T* p, std::size_t) noexcept { clSVMFree(context_.get(), p); }
 
     /// Default construction leaves trivially constructible elements uninitialized.
@@ -141,12 +146,15 @@ class SvmAllocator {
     void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
         ::new (static_cast<void*>(p)) U;
     }
+    /// Constructs a U from `args` at `p`.
     template <class U, class... Args>
     void construct(U* p, Args&&... args) {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
 
+    /// The context the memory is allocated in.
     const Context& context() const noexcept { return context_; }
+    /// The clSVMAlloc flags.
     cl_svm_mem_flags flags() const noexcept { return flags_; }
 
     template <class U>
@@ -198,11 +206,17 @@ class SvmMapping {
         }
     }
 
+    /// The mapped region as a std::span.
     std::span<T> span() const noexcept { return region_; }
+    /// The first mapped element.
     T* data() const noexcept { return region_.data(); }
+    /// The number of mapped elements.
     std::size_t size() const noexcept { return region_.size(); }
+    /// Element `i` (unchecked).
     T& operator[](std::size_t i) const noexcept { return region_[i]; }
+    /// Iterator to the first element.
     T* begin() const noexcept { return region_.data(); }
+    /// Iterator past the last element.
     T* end() const noexcept { return region_.data() + region_.size(); }
 
   private:
