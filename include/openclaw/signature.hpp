@@ -1369,6 +1369,8 @@ struct ArgInfo {
     AddressSpace space = AddressSpace::unspecified;
     bool known_const = false;
     bool is_const = false;
+    bool known_access = false;
+    cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;  // images (and pipes)
     bool known_type = false;
     ParamDecl type;         // parsed from type_name by the signature parser
     std::string type_name;  // as reported, e.g. "float4*"
@@ -1452,6 +1454,11 @@ inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
         info.known_const = true;
         info.is_const = (qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     }
+    if (!arg_info_absent(InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                                                       sizeof(info.access), &info.access, nullptr),
+                         index, "CL_KERNEL_ARG_ACCESS_QUALIFIER")) {
+        info.known_access = true;
+    }
     if (!arg_info_absent(query_arg_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, info.type_name),
                          index, "CL_KERNEL_ARG_TYPE_NAME") &&
         !info.type_name.empty()) {
@@ -1476,15 +1483,32 @@ struct HostParam {
     ParamKind kind = ParamKind::scalar;
     TypeCode element;
     std::size_t element_size = 0;
+    const char* image_type = nullptr;  // "image2d_t"... for image parameters
+    const char* pixel = nullptr;       // the pixel format's name, for image parameters
 };
 
 template <class P>
 consteval HostParam host_param() {
-    using E = typename ParamTraits<P>::element_type;
-    return {ParamTraits<P>::kind, host_type_code<E>(), sizeof(E)};
+    using Traits = ParamTraits<P>;
+    using E = typename Traits::element_type;
+    if constexpr (Traits::kind == ParamKind::image_read || Traits::kind == ParamKind::image_write) {
+        return {Traits::kind, host_type_code<E>(), sizeof(E),
+                ShapeTraits<Traits::shape>::kernel_type, Traits::pixel_type::name};
+    } else if constexpr (Traits::kind == ParamKind::sampler) {
+        return {Traits::kind, {}, 0, nullptr, nullptr};
+    } else {
+        return {Traits::kind, host_type_code<E>(), sizeof(E)};
+    }
 }
 
 inline std::string host_param_name(const HostParam& param) {
+    if (param.kind == ParamKind::image_read || param.kind == ParamKind::image_write) {
+        return concat(param.kind == ParamKind::image_read ? "a read_only " : "a write_only ",
+                      param.image_type, " of ", param.pixel);
+    }
+    if (param.kind == ParamKind::sampler) {
+        return "SamplerParam (sampler_t)";
+    }
     const std::string element = host_type_name(param.element, param.element_size);
     switch (param.kind) {
         case ParamKind::in:
@@ -1510,9 +1534,48 @@ constexpr bool is_unsupported_object(const ArgInfo& info) noexcept {
 
 /// Why `info` (the driver's view) does not fit `param` (the C++ signature's); empty if it fits
 /// or if too little is known to tell.
+/// param_mismatch for image and sampler parameters.
+inline std::string object_mismatch(const HostParam& param, const ArgInfo& info) {
+    if (param.kind == ParamKind::sampler) {
+        return !info.known_type || info.type.scalar == Scalar::sampler
+                   ? std::string()
+                   : "the kernel's parameter is not a sampler_t";
+    }
+    if (info.known_type && (info.type.scalar != Scalar::image ||
+                            info.type_name.find(param.image_type) == std::string::npos)) {
+        return concat("the kernel's parameter is not an ", param.image_type);
+    }
+    if (info.known_access) {
+        const bool reads = param.kind == ParamKind::image_read;
+        if (info.access == CL_KERNEL_ARG_ACCESS_READ_WRITE) {
+            return "read_write image parameters have no openclaw descriptor yet: declare the "
+                   "kernel's image read_only or write_only";
+        }
+        if (info.access == (reads ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+                                  : CL_KERNEL_ARG_ACCESS_READ_ONLY)) {
+            return reads ? "the kernel's image is write_only: declare WriteImage2D<Pixel> (or "
+                           "WriteImage3D / WriteImage2DArray)"
+                         : "the kernel's image is read_only: declare ReadImage2D<Pixel> (or "
+                           "ReadImage3D / ReadImage2DArray)";
+        }
+    }
+    return {};
+}
+
 inline std::string param_mismatch(const HostParam& param, const ArgInfo& info) {
+    if (param.kind == ParamKind::image_read || param.kind == ParamKind::image_write ||
+        param.kind == ParamKind::sampler) {
+        return object_mismatch(param, info);
+    }
     if (is_unsupported_object(info)) {
-        return "images, samplers and pipes are not supported by openclaw yet";
+        if (info.type.scalar == Scalar::image) {
+            return "the kernel's parameter is an image: declare ReadImage2D<Pixel> or "
+                   "WriteImage2D<Pixel> (or the 3D / 2D-array forms)";
+        }
+        if (info.type.scalar == Scalar::sampler) {
+            return "the kernel's parameter is a sampler_t: declare SamplerParam";
+        }
+        return "pipes are not supported by openclaw yet";
     }
     const AddressSpace expected = param.kind == ParamKind::scalar     ? AddressSpace::private_
                                   : param.kind == ParamKind::local    ? AddressSpace::local
