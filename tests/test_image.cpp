@@ -9,6 +9,7 @@
 #include <cstring>
 #include <numeric>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -157,6 +158,14 @@ __kernel void layer_sum(read_only image2d_array_t in, write_only image2d_t out) 
     const float4 a = read_imagef(in, nearest, (int4)(x, y, 0, 0));
     const float4 b = read_imagef(in, nearest, (int4)(x, y, 1, 0));
     write_imagef(out, (int2)(x, y), a + b);
+}
+)CLC";
+
+// Typed from its declaration: the source gives the shape and access, any pixel format fits.
+constexpr char typed_source[] = R"CLC(
+__kernel void brighten(read_only image2d_t in, sampler_t s, write_only image2d_t out, float by) {
+    const int2 p = (int2)(get_global_id(0), get_global_id(1));
+    write_imagef(out, p, read_imagef(in, s, p) + (float4)(by));
 }
 )CLC";
 
@@ -557,4 +566,32 @@ TEST_CASE("images: empty and moved-from images, adopt and retain") {
     CHECK(taken);
     CHECK_FALSE(sampler);  // NOLINT(bugprone-use-after-move)
     CHECK(sampler.context_handle() == nullptr);
+}
+
+TEST_CASE("images: a kernel typed from its source takes images of any pixel format") {
+    if (!images_or_refusal()) {
+        return;
+    }
+    if (!format_available<pixel::r_f32, ReadOnly>() ||
+        !format_available<pixel::r_f32, WriteOnly>()) {
+        WARN("no r_f32 images on this device");
+        return;
+    }
+    const openclaw::Program typed = openclaw::Program::build(env().context, typed_source);
+    auto brighten = typed.kernel<typed_source, "brighten">();
+    static_assert(std::is_same_v<decltype(brighten),
+                                 openclaw::Kernel<openclaw::ReadImage2D<pixel::any>,
+                                                  openclaw::SamplerParam,
+                                                  openclaw::WriteImage2D<pixel::any>, float>>);
+    const openclaw::Sampler sampler(env().context, false, openclaw::AddressMode::none,
+                                    openclaw::FilterMode::nearest);
+    const std::vector<cl_float> values = patterned<cl_float>(6 * 3);
+    const Image2D<pixel::r_f32, ReadOnly> in(env().context, 6, 3, values);
+    const Image2D<pixel::r_f32, WriteOnly> out(env().context, 6, 3);
+    env().queue.enqueue(brighten.set_args(in, sampler, out, 0.5f), NDRange{6, 3});
+    std::vector<cl_float> result(18);
+    out.read(env().queue, result);
+    for (std::size_t i = 0; i < result.size(); ++i) {
+        CHECK(result[i] == values[i] + 0.5f);
+    }
 }

@@ -67,6 +67,12 @@ struct r8 {
     static constexpr const char* name = "r8 (CL_R, CL_UNORM_INT8)";
 };
 
+/// Not a format: in a kernel parameter (ReadImage2D<pixel::any>), any pixel format fits. Kernels
+/// typed from their source get it, since OpenCL C does not say an image's format.
+struct any {
+    static constexpr const char* name = "any pixel format";
+};
+
 }  // namespace pixel
 
 template <class P>

@@ -30,7 +30,8 @@ template <class T>
 struct Local {};
 
 /// `read_only image2d_t` / `image3d_t` / `image2d_array_t` (Shape) of Pixel: accepts images of
-/// that shape and pixel format that kernels may read (ReadOnly or ReadWrite).
+/// that shape and pixel format (any format for pixel::any) that kernels may read (ReadOnly or
+/// ReadWrite).
 template <ImageShape Shape, class Pixel>
 struct ReadImageOf {};
 /// `write_only image...`: accepts images of that shape and pixel format that kernels may write
@@ -97,14 +98,14 @@ struct ParamTraits<Local<T>> {
 template <ImageShape S, class Pixel>
 struct ParamTraits<ReadImageOf<S, Pixel>> {
     static constexpr ParamKind kind = ParamKind::image_read;
-    using element_type = typename Pixel::host_type;
+    using element_type = Pixel;  // not an element: images are opaque to the host
     static constexpr ImageShape shape = S;
     using pixel_type = Pixel;
 };
 template <ImageShape S, class Pixel>
 struct ParamTraits<WriteImageOf<S, Pixel>> {
     static constexpr ParamKind kind = ParamKind::image_write;
-    using element_type = typename Pixel::host_type;
+    using element_type = Pixel;
     static constexpr ImageShape shape = S;
     using pixel_type = Pixel;
 };
@@ -192,7 +193,8 @@ consteval Verdict verdict() {
             return Verdict::needs_image;
         } else if constexpr (A::shape != Traits::shape) {
             return Verdict::image_shape;
-        } else if constexpr (!std::is_same_v<typename A::pixel_type, typename Traits::pixel_type>) {
+        } else if constexpr (!std::is_same_v<typename Traits::pixel_type, pixel::any> &&
+                             !std::is_same_v<typename A::pixel_type, typename Traits::pixel_type>) {
             return Verdict::image_pixel;
         } else if constexpr (Traits::kind == ParamKind::image_read) {
             return A::access_type::kernel_reads ? Verdict::ok : Verdict::image_needs_readable;

@@ -388,6 +388,18 @@ enum class SignatureError {
     macro_type,
 };
 
+/// An image parameter's access qualifier (read_only when there is none, as in OpenCL C).
+enum class ImageAccess : unsigned char { read_only, write_only, read_write };
+/// The image types a kernel parameter may have that openclaw has a descriptor for.
+enum class SourceImage : unsigned char { none, image2d, image3d, image2d_array };
+
+constexpr SourceImage source_image(std::string_view type) noexcept {
+    return type == "image2d_t"         ? SourceImage::image2d
+           : type == "image3d_t"       ? SourceImage::image3d
+           : type == "image2d_array_t" ? SourceImage::image2d_array
+                                       : SourceImage::none;
+}
+
 struct ParamDecl {
     AddressSpace space = AddressSpace::unspecified;
     Scalar scalar = Scalar::none;
@@ -396,6 +408,8 @@ struct ParamDecl {
     bool is_const = false;       // the pointed-to (or by-value) object is const
     bool is_volatile = false;
     bool is_restrict = false;
+    ImageAccess image_access = ImageAccess::read_only;  // images: the access qualifier
+    SourceImage image = SourceImage::none;              // images: which image type
     std::size_t begin = 0;  // offsets into the parsed text
     std::size_t type_begin = 0;
     std::size_t type_size = 0;  // the type's spelling; for user types the name alone
@@ -406,6 +420,7 @@ struct ParamDecl {
                                     std::string_view other_text) const noexcept {
         return space == other.space && scalar == other.scalar && width == other.width &&
                pointers == other.pointers && is_const == other.is_const &&
+               image_access == other.image_access && image == other.image &&
                (scalar != Scalar::user || text.substr(type_begin, type_size) ==
                                               other_text.substr(other.type_begin, other.type_size));
     }
@@ -829,6 +844,13 @@ constexpr ParamResult parse_param(Lexer& lex) noexcept {
     }
     decl.type_begin = first_type.begin;
     decl.type_size = last_type.begin + last_type.size - first_type.begin;
+    if (decl.scalar == Scalar::image) {
+        const std::string_view qualifier = access.size != 0 ? lex.text(access) : "";
+        decl.image_access = qualifier.ends_with("write_only")   ? ImageAccess::write_only
+                            : qualifier.ends_with("read_write") ? ImageAccess::read_write
+                                                                : ImageAccess::read_only;
+        decl.image = source_image(lex.text(last_type));
+    }
     return result;
 }
 
@@ -854,7 +876,15 @@ constexpr ParamResult validate_kernel_param(ParamResult param) noexcept {
         case Scalar::uintptr_t_:
             return fail(SignatureError::forbidden_type, type);
         case Scalar::image:
+            // image2d_t, image3d_t and image2d_array_t, read_only or write_only, have
+            // descriptors (ReadImage2D<pixel::any>, ...); other images and pipes do not.
+            if (decl.image == SourceImage::none || decl.image_access == ImageAccess::read_write ||
+                decl.pointers > 0) {
+                return fail(SignatureError::image_type, type);
+            }
+            return param;
         case Scalar::sampler:
+            return decl.pointers > 0 ? fail(SignatureError::image_type, type) : param;
         case Scalar::pipe:
             return fail(SignatureError::image_type, type);
         case Scalar::opaque:
@@ -1490,13 +1520,13 @@ struct HostParam {
 template <class P>
 consteval HostParam host_param() {
     using Traits = ParamTraits<P>;
-    using E = typename Traits::element_type;
     if constexpr (Traits::kind == ParamKind::image_read || Traits::kind == ParamKind::image_write) {
-        return {Traits::kind, host_type_code<E>(), sizeof(E),
-                ShapeTraits<Traits::shape>::kernel_type, Traits::pixel_type::name};
+        return {Traits::kind, {}, 0, ShapeTraits<Traits::shape>::kernel_type,
+                Traits::pixel_type::name};
     } else if constexpr (Traits::kind == ParamKind::sampler) {
         return {Traits::kind, {}, 0, nullptr, nullptr};
     } else {
+        using E = typename Traits::element_type;
         return {Traits::kind, host_type_code<E>(), sizeof(E)};
     }
 }
@@ -1789,8 +1819,10 @@ constexpr void report_signature_error() {
                   "valid kernel parameter types (OpenCL C forbids them: their size differs "
                   "between host and device); use int, uint, long or ulong");
     static_assert(E != SignatureError::image_type,
-                  "kernel signature: images, samplers and pipes are not supported by openclaw "
-                  "yet; set such arguments with clSetKernelArg on kernel.get()");
+                  "kernel signature: openclaw has no descriptor for this image or pipe parameter "
+                  "(read_only/write_only image2d_t, image3d_t, image2d_array_t and sampler_t "
+                  "have one; other image types, read_write images and pipes do not): set it "
+                  "with clSetKernelArg on kernel.get()");
     static_assert(E != SignatureError::void_pointer,
                   "kernel signature: a void pointer has no element type; use the hand-written "
                   "program.kernel<Params...>(name) with In<T>/Out<T> of the element you pass");
@@ -1869,7 +1901,9 @@ concept has_opencl_type = requires {
 template <const auto& Sig, std::size_t I>
 consteval bool has_host_type() {
     constexpr ParamDecl decl = Sig.params[I];
-    if constexpr (decl.scalar == Scalar::user) {
+    if constexpr (decl.scalar == Scalar::image || decl.scalar == Scalar::sampler) {
+        return true;  // validate_kernel_param let only those with a descriptor through
+    } else if constexpr (decl.scalar == Scalar::user) {
         return has_opencl_type<user_type_name<Sig, I>()>;
     } else {
         return !std::is_void_v<host_type_t<decl.scalar, decl.width>>;
@@ -1887,7 +1921,34 @@ consteval auto element_type() {
 }
 
 template <const auto& Sig, std::size_t I>
+consteval auto value_or_buffer_type();
+
+constexpr ImageShape image_shape_of(SourceImage image) noexcept {
+    return image == SourceImage::image3d         ? ImageShape::image3d
+           : image == SourceImage::image2d_array ? ImageShape::image2d_array
+                                                 : ImageShape::image2d;
+}
+
+template <const auto& Sig, std::size_t I>
 consteval auto parameter_type() {
+    constexpr ParamDecl decl = Sig.params[I];
+    if constexpr (decl.scalar == Scalar::image) {
+        // The source does not say the pixel format: any image of the shape and access fits.
+        constexpr ImageShape shape = image_shape_of(decl.image);
+        if constexpr (decl.image_access == ImageAccess::write_only) {
+            return std::type_identity<WriteImageOf<shape, pixel::any>>{};
+        } else {
+            return std::type_identity<ReadImageOf<shape, pixel::any>>{};
+        }
+    } else if constexpr (decl.scalar == Scalar::sampler) {
+        return std::type_identity<SamplerParam>{};
+    } else {
+        return value_or_buffer_type<Sig, I>();
+    }
+}
+
+template <const auto& Sig, std::size_t I>
+consteval auto value_or_buffer_type() {
     constexpr ParamDecl decl = Sig.params[I];
     using Element = typename decltype(element_type<Sig, I>())::type;
     if constexpr (decl.pointers == 0) {
