@@ -46,8 +46,8 @@ bool images_or_refusal() {
         return true;
     }
     WARN("device has no image support (CL_DEVICE_IMAGE_SUPPORT is false): checking the refusal");
-    const auto error = thrown<openclaw::Error>(
-        [] { Image2D<pixel::rgba8> image(env().context, 4, 4); });
+    const auto error =
+        thrown<openclaw::Error>([] { Image2D<pixel::rgba8> image(env().context, 4, 4); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_OPERATION);
     CHECK_THAT(error->what(), has("no device of the context supports images"));
@@ -261,8 +261,7 @@ TEST_CASE("images: mapped regions expose the driver's row pitch") {
             }
         }
         // A write of the image is refused while a view of it lives.
-        const auto error =
-            thrown<openclaw::Error>([&] { image.write(env().queue, source); });
+        const auto error = thrown<openclaw::Error>([&] { image.write(env().queue, source); });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_OPERATION);
         CHECK_THAT(error->what(), has("clEnqueueWriteImage"));
@@ -301,9 +300,9 @@ TEST_CASE("images: a kernel reads one image and writes another") {
     }();
     const Image2D<pixel::rgba_f32, ReadOnly> in(env().context, w, h, source);
     const Image2D<pixel::rgba_f32, WriteOnly> out(env().context, w, h);
-    auto invert =
-        program().kernel<openclaw::ReadImage2D<pixel::rgba_f32>, openclaw::WriteImage2D<pixel::rgba_f32>>(
-            "invert");
+    auto invert = program()
+                      .kernel<openclaw::ReadImage2D<pixel::rgba_f32>,
+                              openclaw::WriteImage2D<pixel::rgba_f32>>("invert");
     env().queue.enqueue(invert.set_args(in, out), NDRange{w, h});
     std::vector<cl_float4> result(w * h);
     out.read(env().queue, result);
@@ -318,8 +317,9 @@ TEST_CASE("images: a kernel reads one image and writes another") {
     SECTION("with a sampler argument: clamp to edge") {
         const openclaw::Sampler clamp(env().context, false, openclaw::AddressMode::clamp_to_edge,
                                       openclaw::FilterMode::nearest);
-        auto shift = program().kernel<openclaw::ReadImage2D<pixel::rgba_f32>, openclaw::SamplerParam,
-                                      openclaw::WriteImage2D<pixel::rgba_f32>, cl_int>("shift");
+        auto shift = program()
+                         .kernel<openclaw::ReadImage2D<pixel::rgba_f32>, openclaw::SamplerParam,
+                                 openclaw::WriteImage2D<pixel::rgba_f32>, cl_int>("shift");
         env().queue.enqueue(shift.set_args(in, clamp, out, cl_int{3}), NDRange{w, h});
         out.read(env().queue, result);
         for (std::size_t y = 0; y < h; ++y) {
@@ -332,8 +332,9 @@ TEST_CASE("images: a kernel reads one image and writes another") {
 
     SECTION("a launch is refused while the output is mapped") {
         const auto view = out.map_read(env().queue);
-        const auto error = thrown<openclaw::Error>(
-            [&] { env().queue.enqueue(invert.set_args(in, out), NDRange{w, h}); });
+        const auto error = thrown<openclaw::Error>([&] {
+            env().queue.enqueue(invert.set_args(in, out), NDRange{w, h});
+        });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_OPERATION);
     }
@@ -342,8 +343,9 @@ TEST_CASE("images: a kernel reads one image and writes another") {
         // invert's first parameter is read_only: declaring it written is refused when arg info
         // is available (it is without NDEBUG).
         openclaw::Status status;
-        auto wrong = program().kernel<openclaw::WriteImage2D<pixel::rgba_f32>,
-                                      openclaw::WriteImage2D<pixel::rgba_f32>>("invert", status);
+        auto wrong = program()
+                         .kernel<openclaw::WriteImage2D<pixel::rgba_f32>,
+                                 openclaw::WriteImage2D<pixel::rgba_f32>>("invert", status);
         if (program().kernel_arg_info()) {
             CHECK_FALSE(wrong);
             CHECK(status.cl_code() == CL_INVALID_KERNEL_ARGS);
@@ -365,8 +367,9 @@ TEST_CASE("images: a 2D array read in a kernel") {
     const std::vector<cl_float4> source = patterned<cl_float4>(5 * 4 * 2);
     const Image2DArray<pixel::rgba_f32, ReadOnly> layers(env().context, 5, 4, 2, source);
     const Image2D<pixel::rgba_f32, WriteOnly> out(env().context, 5, 4);
-    auto sum = program().kernel<openclaw::ReadImage2DArray<pixel::rgba_f32>,
-                                openclaw::WriteImage2D<pixel::rgba_f32>>("layer_sum");
+    auto sum = program()
+                   .kernel<openclaw::ReadImage2DArray<pixel::rgba_f32>,
+                           openclaw::WriteImage2D<pixel::rgba_f32>>("layer_sum");
     env().queue.enqueue(sum.set_args(layers, out), NDRange{5, 4});
     std::vector<cl_float4> result(20);
     out.read(env().queue, result);
@@ -420,8 +423,9 @@ TEST_CASE("images: bad input is refused with the call, the code and the value") 
             [&] { Image2D<pixel::rgba8> image(env().context, max_width + 1, 1); });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_IMAGE_SIZE);
-        CHECK_THAT(error->what(), has(openclaw::detail::concat("width ", max_width + 1,
-                                                               " exceeds CL_DEVICE_IMAGE2D_MAX_WIDTH")));
+        CHECK_THAT(error->what(),
+                   has(openclaw::detail::concat("width ", max_width + 1,
+                                                " exceeds CL_DEVICE_IMAGE2D_MAX_WIDTH")));
         const auto zero =
             thrown<openclaw::Error>([] { Image2D<pixel::rgba8> image(env().context, 0, 4); });
         REQUIRE(zero);
@@ -449,8 +453,9 @@ TEST_CASE("images: bad input is refused with the call, the code and the value") 
         CHECK(outside->cl_code() == CL_INVALID_VALUE);
         CHECK_THAT(outside->what(), has("is outside the image of 8 x 8 x 1 pixels"));
 
-        const auto flat = thrown<openclaw::Error>(
-            [&] { image.read(env().queue, ImageRegion{{0, 0, 0}, {2, 2, 0}}, small); });
+        const auto flat = thrown<openclaw::Error>([&] {
+            image.read(env().queue, ImageRegion{{0, 0, 0}, {2, 2, 0}}, small);
+        });
         REQUIRE(flat);
         CHECK_THAT(flat->what(), has("use ImageRegion::rect"));
 
@@ -469,8 +474,10 @@ TEST_CASE("images: bad input is refused with the call, the code and the value") 
         CHECK_THAT(error->what(), has("the queue and the image belong to different contexts"));
 
         const Image2D<pixel::rgba8> out(env().context, 4, 4);
-        auto invert = program().kernel<openclaw::ReadImage2D<pixel::rgba8>,
-                                       openclaw::WriteImage2D<pixel::rgba8>>("invert");
+        auto invert =
+            program()
+                .kernel<openclaw::ReadImage2D<pixel::rgba8>, openclaw::WriteImage2D<pixel::rgba8>>(
+                    "invert");
         const auto set = thrown<openclaw::Error>([&] { invert.set_args(foreign, out); });
         REQUIRE(set);
         CHECK(set->cl_code() == CL_INVALID_CONTEXT);
@@ -478,13 +485,13 @@ TEST_CASE("images: bad input is refused with the call, the code and the value") 
     }
     SECTION("adopting a memory object of another shape or format") {
         const Image2D<pixel::rgba8> image(env().context, 4, 4);
-        const auto shape = thrown<openclaw::Error>(
-            [&] { (void)Image3D<pixel::rgba8>::retain(image.get()); });
+        const auto shape =
+            thrown<openclaw::Error>([&] { (void)Image3D<pixel::rgba8>::retain(image.get()); });
         REQUIRE(shape);
         CHECK(shape->cl_code() == CL_INVALID_MEM_OBJECT);
         CHECK_THAT(shape->what(), has("not a image3d_t image"));
-        const auto format = thrown<openclaw::Error>(
-            [&] { (void)Image2D<pixel::rgba_u8>::retain(image.get()); });
+        const auto format =
+            thrown<openclaw::Error>([&] { (void)Image2D<pixel::rgba_u8>::retain(image.get()); });
         REQUIRE(format);
         CHECK(format->cl_code() == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
         CHECK_THAT(format->what(), has("the image's format is (CL_RGBA, CL_UNORM_INT8)"));
@@ -523,8 +530,9 @@ TEST_CASE("images: empty and moved-from images, adopt and retain") {
     CHECK_THAT(error->what(), has("the image is empty"));
 
     const Image2D<pixel::rgba8> out(env().context, 4, 2);
-    auto invert = program().kernel<openclaw::ReadImage2D<pixel::rgba8>,
-                                   openclaw::WriteImage2D<pixel::rgba8>>("invert");
+    auto invert =
+        program().kernel<openclaw::ReadImage2D<pixel::rgba8>, openclaw::WriteImage2D<pixel::rgba8>>(
+            "invert");
     const auto set = thrown<openclaw::Error>([&] { invert.set_args(image, out); });
     REQUIRE(set);
     CHECK(set->cl_code() == CL_INVALID_ARG_VALUE);
@@ -537,8 +545,8 @@ TEST_CASE("images: empty and moved-from images, adopt and retain") {
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
     desc.image_width = 3;
     desc.image_height = 5;
-    cl_mem fresh = clCreateImage(env().context.get(), CL_MEM_READ_WRITE, &format, &desc, nullptr,
-                                 &code);
+    cl_mem fresh =
+        clCreateImage(env().context.get(), CL_MEM_READ_WRITE, &format, &desc, nullptr, &code);
     REQUIRE(code == CL_SUCCESS);
     {
         const auto adopted = Image2D<pixel::rgba8>::adopt(fresh);
@@ -579,10 +587,10 @@ TEST_CASE("images: a kernel typed from its source takes images of any pixel form
     }
     const openclaw::Program typed = openclaw::Program::build(env().context, typed_source);
     auto brighten = typed.kernel<typed_source, "brighten">();
-    static_assert(std::is_same_v<decltype(brighten),
-                                 openclaw::Kernel<openclaw::ReadImage2D<pixel::any>,
-                                                  openclaw::SamplerParam,
-                                                  openclaw::WriteImage2D<pixel::any>, float>>);
+    static_assert(
+        std::is_same_v<decltype(brighten),
+                       openclaw::Kernel<openclaw::ReadImage2D<pixel::any>, openclaw::SamplerParam,
+                                        openclaw::WriteImage2D<pixel::any>, float>>);
     const openclaw::Sampler sampler(env().context, false, openclaw::AddressMode::none,
                                     openclaw::FilterMode::nearest);
     const std::vector<cl_float> values = patterned<cl_float>(6 * 3);

@@ -209,9 +209,10 @@ TEST_CASE("run-time parse errors say what and where") {
               detail::SignatureError::void_pointer);
     }
     SECTION("images and samplers with a descriptor") {
-        const auto sig = parse("kernel void k(read_only image2d_t a, __write_only image3d_t b,\n"
-                               "  image2d_array_t c, const sampler_t s) {}",
-                               "k");
+        const auto sig = parse(
+            "kernel void k(read_only image2d_t a, __write_only image3d_t b,\n"
+            "  image2d_array_t c, const sampler_t s) {}",
+            "k");
         REQUIRE(sig.ok());
         REQUIRE(sig.count == 4);
         CHECK(sig.params[0].image == detail::SourceImage::image2d);

@@ -37,18 +37,16 @@ std::vector<cl_uchar4> generate(std::size_t width, std::size_t height) {
     for (std::size_t y = 0; y < height; ++y) {
         for (std::size_t x = 0; x < width; ++x) {
             const bool check = ((x / 16) + (y / 16)) % 2 == 0;
-            pixels[y * width + x] = cl_uchar4{{static_cast<cl_uchar>(x * 255 / width),
-                                               static_cast<cl_uchar>(y * 255 / height),
-                                               static_cast<cl_uchar>(check ? 230 : 20),
-                                               static_cast<cl_uchar>(255)}};
+            pixels[y * width + x] = cl_uchar4{
+                {static_cast<cl_uchar>(x * 255 / width), static_cast<cl_uchar>(y * 255 / height),
+                 static_cast<cl_uchar>(check ? 230 : 20), static_cast<cl_uchar>(255)}};
         }
     }
     return pixels;
 }
 
 // The same blur on the host: clamp-to-edge reads, the mean in [0, 1], scaled back to 8 bits.
-std::vector<float> host_blur(const std::vector<cl_uchar4>& in, int width, int height,
-                             int radius) {
+std::vector<float> host_blur(const std::vector<cl_uchar4>& in, int width, int height, int radius) {
     std::vector<float> out(in.size() * 4);
     const float count = static_cast<float>((2 * radius + 1) * (2 * radius + 1));
     for (int y = 0; y < height; ++y) {

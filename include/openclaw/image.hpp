@@ -81,7 +81,8 @@ concept PixelFormat = requires {
     { P::type } -> std::convertible_to<cl_channel_type>;
     { P::name } -> std::convertible_to<const char*>;
     typename P::host_type;
-} && std::is_trivially_copyable_v<typename P::host_type>;
+}
+&&std::is_trivially_copyable_v<typename P::host_type>;
 
 /// The shape of an image, which is part of its type and of the kernel parameters it fits.
 enum class ImageShape { image2d, image3d, image2d_array };
@@ -114,9 +115,8 @@ struct ImageRegion {
         return {{x, y, 0}, {width, height, 1}};
     }
     /// A box of a 3D image, or `depth` layers of an array from layer `z`.
-    static constexpr ImageRegion box(std::size_t x, std::size_t y, std::size_t z,
-                                     std::size_t width, std::size_t height,
-                                     std::size_t depth) noexcept {
+    static constexpr ImageRegion box(std::size_t x, std::size_t y, std::size_t z, std::size_t width,
+                                     std::size_t height, std::size_t depth) noexcept {
         return {{x, y, z}, {width, height, depth}};
     }
     /// The pixels a host span must hold for this region in its layout.
@@ -160,35 +160,59 @@ inline constexpr bool is_image<Image<S, P, A>> = true;
 
 inline const char* channel_order_name(cl_channel_order order) noexcept {
     switch (order) {
-        case CL_R: return "CL_R";
-        case CL_A: return "CL_A";
-        case CL_RG: return "CL_RG";
-        case CL_RA: return "CL_RA";
-        case CL_RGB: return "CL_RGB";
-        case CL_RGBA: return "CL_RGBA";
-        case CL_BGRA: return "CL_BGRA";
-        case CL_ARGB: return "CL_ARGB";
-        case CL_INTENSITY: return "CL_INTENSITY";
-        case CL_LUMINANCE: return "CL_LUMINANCE";
-        default: return "another channel order";
+        case CL_R:
+            return "CL_R";
+        case CL_A:
+            return "CL_A";
+        case CL_RG:
+            return "CL_RG";
+        case CL_RA:
+            return "CL_RA";
+        case CL_RGB:
+            return "CL_RGB";
+        case CL_RGBA:
+            return "CL_RGBA";
+        case CL_BGRA:
+            return "CL_BGRA";
+        case CL_ARGB:
+            return "CL_ARGB";
+        case CL_INTENSITY:
+            return "CL_INTENSITY";
+        case CL_LUMINANCE:
+            return "CL_LUMINANCE";
+        default:
+            return "another channel order";
     }
 }
 
 inline const char* channel_type_name(cl_channel_type type) noexcept {
     switch (type) {
-        case CL_SNORM_INT8: return "CL_SNORM_INT8";
-        case CL_SNORM_INT16: return "CL_SNORM_INT16";
-        case CL_UNORM_INT8: return "CL_UNORM_INT8";
-        case CL_UNORM_INT16: return "CL_UNORM_INT16";
-        case CL_SIGNED_INT8: return "CL_SIGNED_INT8";
-        case CL_SIGNED_INT16: return "CL_SIGNED_INT16";
-        case CL_SIGNED_INT32: return "CL_SIGNED_INT32";
-        case CL_UNSIGNED_INT8: return "CL_UNSIGNED_INT8";
-        case CL_UNSIGNED_INT16: return "CL_UNSIGNED_INT16";
-        case CL_UNSIGNED_INT32: return "CL_UNSIGNED_INT32";
-        case CL_HALF_FLOAT: return "CL_HALF_FLOAT";
-        case CL_FLOAT: return "CL_FLOAT";
-        default: return "another channel type";
+        case CL_SNORM_INT8:
+            return "CL_SNORM_INT8";
+        case CL_SNORM_INT16:
+            return "CL_SNORM_INT16";
+        case CL_UNORM_INT8:
+            return "CL_UNORM_INT8";
+        case CL_UNORM_INT16:
+            return "CL_UNORM_INT16";
+        case CL_SIGNED_INT8:
+            return "CL_SIGNED_INT8";
+        case CL_SIGNED_INT16:
+            return "CL_SIGNED_INT16";
+        case CL_SIGNED_INT32:
+            return "CL_SIGNED_INT32";
+        case CL_UNSIGNED_INT8:
+            return "CL_UNSIGNED_INT8";
+        case CL_UNSIGNED_INT16:
+            return "CL_UNSIGNED_INT16";
+        case CL_UNSIGNED_INT32:
+            return "CL_UNSIGNED_INT32";
+        case CL_HALF_FLOAT:
+            return "CL_HALF_FLOAT";
+        case CL_FLOAT:
+            return "CL_FLOAT";
+        default:
+            return "another channel type";
     }
 }
 
@@ -227,9 +251,9 @@ inline bool format_supported(cl_context context, cl_mem_flags flags, cl_mem_obje
         return false;
     }
     std::vector<cl_image_format> formats(count);
-    if (count != 0 && !check(clGetSupportedImageFormats(context, flags, type, count,
-                                                        formats.data(), nullptr),
-                             "clGetSupportedImageFormats")) {
+    if (count != 0 &&
+        !check(clGetSupportedImageFormats(context, flags, type, count, formats.data(), nullptr),
+               "clGetSupportedImageFormats")) {
         return false;
     }
     return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& f) {
@@ -267,8 +291,8 @@ inline bool check_region(const char* call, const ImageRegion& region,
         if (region.origin[i] > extent[i] || region.size[i] > extent[i] - region.origin[i]) {
             fail(CL_INVALID_VALUE, call,
                  concat("region origin ", triple(region.origin), " + size ", triple(region.size),
-                        " is outside the image of ", extent[0], " x ", extent[1], " x ",
-                        extent[2], " pixels"));
+                        " is outside the image of ", extent[0], " x ", extent[1], " x ", extent[2],
+                        " pixels"));
             return false;
         }
     }
@@ -282,8 +306,8 @@ inline bool check_host_layout(const char* call, const ImageRegion& region, std::
     if (row < region.size[0] || slice < row * region.size[1]) {
         fail(CL_INVALID_VALUE, call,
              concat("host row pitch ", row, " pixels and slice pitch ", slice,
-                    " pixels are too small for a region of ", region.size[0], " x ",
-                    region.size[1], " pixels"));
+                    " pixels are too small for a region of ", region.size[0], " x ", region.size[1],
+                    " pixels"));
         return false;
     }
     if (pixels < region.host_pixels()) {
@@ -312,8 +336,7 @@ class MappedImage {
 
     /// The pixel at (x, y, z) of the region (z: slice or layer, 0 for a 2D image).
     T& at(std::size_t x, std::size_t y, std::size_t z = 0) const noexcept {
-        return *reinterpret_cast<T*>(bytes() + z * slice_pitch_ + y * row_pitch_ +
-                                     x * sizeof(T));
+        return *reinterpret_cast<T*>(bytes() + z * slice_pitch_ + y * row_pitch_ + x * sizeof(T));
     }
     /// Row y of slice z of the region: size()[0] pixels.
     std::span<T> row(std::size_t y, std::size_t z = 0) const noexcept {
@@ -406,7 +429,9 @@ class Image {
         return extent_[2];
     }
     /// Width, height and depth (or layers; 1 for a 2D image).
-    std::array<std::size_t, 3> extent() const noexcept { return {extent_[0], extent_[1], extent_[2]}; }
+    std::array<std::size_t, 3> extent() const noexcept {
+        return {extent_[0], extent_[1], extent_[2]};
+    }
     std::size_t pixel_count() const noexcept { return extent_[0] * extent_[1] * extent_[2]; }
     bool empty() const noexcept { return pixel_count() == 0; }
     /// The region covering the whole image.
@@ -455,8 +480,7 @@ class Image {
         return map<host_type>(queue, CL_MAP_WRITE_INVALIDATE_REGION, whole(), wait);
     }
     [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const ImageRegion& region,
-                                                   const WaitList& wait = {},
-                                                   OnError = {}) const {
+                                                   const WaitList& wait = {}, OnError = {}) const {
         return map<host_type>(queue, CL_MAP_WRITE_INVALIDATE_REGION, region, wait);
     }
     /// Maps for reading and writing.
@@ -503,9 +527,9 @@ class Image {
         const detail::FailureWatch watch;
         const cl_mem raw = handle_.get();
         const cl_mem_object_type type = detail::get_info<cl_mem, CL_MEM_TYPE>(raw);
-        const cl_image_format format = type == ShapeInfo::mem_type
-                                           ? detail::get_info<detail::ImageInfo, CL_IMAGE_FORMAT>(raw)
-                                           : cl_image_format{};
+        const cl_image_format format =
+            type == ShapeInfo::mem_type ? detail::get_info<detail::ImageInfo, CL_IMAGE_FORMAT>(raw)
+                                        : cl_image_format{};
         if (watch.failed()) {
             *this = Image();
             return;
@@ -519,12 +543,12 @@ class Image {
         }
         if (format.image_channel_order != Pixel::order ||
             format.image_channel_data_type != Pixel::type) {
-            detail::fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "Image::adopt",
-                         detail::concat("the image's format is (",
-                                        detail::channel_order_name(format.image_channel_order),
-                                        ", ",
-                                        detail::channel_type_name(format.image_channel_data_type),
-                                        "), the type's pixel is ", Pixel::name));
+            detail::fail(
+                CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "Image::adopt",
+                detail::concat("the image's format is (",
+                               detail::channel_order_name(format.image_channel_order), ", ",
+                               detail::channel_type_name(format.image_channel_data_type),
+                               "), the type's pixel is ", Pixel::name));
             *this = Image();
             return;
         }
@@ -554,7 +578,8 @@ class Image {
         if (extent[0] == 0 || extent[1] == 0 || extent[2] == 0) {
             detail::fail(CL_INVALID_IMAGE_SIZE, "clCreateImage",
                          detail::concat(ShapeInfo::name, " of ", extent[0], " x ", extent[1],
-                                        two_d ? "" : " x ", two_d ? std::string() : detail::concat(extent[2]),
+                                        two_d ? "" : " x ",
+                                        two_d ? std::string() : detail::concat(extent[2]),
                                         " pixels: every extent must be at least 1"));
             return {};
         }
@@ -562,8 +587,8 @@ class Image {
         if (init != nullptr && init_pixels != pixels) {
             detail::fail(CL_INVALID_VALUE, "clCreateImage",
                          detail::concat("the host span holds ", init_pixels, " pixels, the ",
-                                        ShapeInfo::name, " of ", extent[0], " x ", extent[1],
-                                        " x ", extent[2], " pixels needs ", pixels));
+                                        ShapeInfo::name, " of ", extent[0], " x ", extent[1], " x ",
+                                        extent[2], " pixels needs ", pixels));
             return {};
         }
         const detail::FailureWatch watch;
@@ -572,8 +597,8 @@ class Image {
             return {};
         }
         const cl_image_format format{Pixel::order, Pixel::type};
-        const bool supported = detail::format_supported(context.get(), Access::flags,
-                                                        ShapeInfo::mem_type, format);
+        const bool supported =
+            detail::format_supported(context.get(), Access::flags, ShapeInfo::mem_type, format);
         if (watch.failed()) {
             return {};
         }
@@ -633,10 +658,10 @@ class Image {
                                                device.info<CL_DEVICE_IMAGE2D_MAX_HEIGHT>(),
                                                "height", extent[1]);
                 if constexpr (Shape == ImageShape::image2d_array) {
-                    ok = ok && detail::check_image_limit(
-                                   device, "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE",
-                                   device.info<CL_DEVICE_IMAGE_MAX_ARRAY_SIZE>(), "layers",
-                                   extent[2]);
+                    ok = ok &&
+                         detail::check_image_limit(device, "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE",
+                                                   device.info<CL_DEVICE_IMAGE_MAX_ARRAY_SIZE>(),
+                                                   "layers", extent[2]);
                 }
             }
             if (!ok || watch.failed()) {
@@ -737,9 +762,8 @@ class Image {
     std::string describe(const ImageRegion& region) const {
         return detail::concat("region origin (", region.origin[0], ", ", region.origin[1], ", ",
                               region.origin[2], ") size (", region.size[0], ", ", region.size[1],
-                              ", ", region.size[2], ") of a ", ShapeInfo::name, " of ",
-                              extent_[0], " x ", extent_[1], " x ", extent_[2], " ",
-                              Pixel::name, " pixels");
+                              ", ", region.size[2], ") of a ", ShapeInfo::name, " of ", extent_[0],
+                              " x ", extent_[1], " x ", extent_[2], " ", Pixel::name, " pixels");
     }
 
     detail::Handle<cl_mem> handle_;
@@ -751,8 +775,8 @@ class Image {
 enum class AddressMode : cl_addressing_mode {
     none = CL_ADDRESS_NONE,
     clamp_to_edge = CL_ADDRESS_CLAMP_TO_EDGE,
-    clamp = CL_ADDRESS_CLAMP,  // outside: the border colour
-    repeat = CL_ADDRESS_REPEAT,  // needs normalized coordinates
+    clamp = CL_ADDRESS_CLAMP,                      // outside: the border colour
+    repeat = CL_ADDRESS_REPEAT,                    // needs normalized coordinates
     mirrored_repeat = CL_ADDRESS_MIRRORED_REPEAT,  // needs normalized coordinates
 };
 /// How a sampler picks the value between pixel centres.
@@ -827,12 +851,12 @@ class Sampler {
         }
         if (!normalized &&
             (addressing == AddressMode::repeat || addressing == AddressMode::mirrored_repeat)) {
-            detail::fail(CL_INVALID_VALUE, call,
-                         detail::concat(addressing == AddressMode::repeat
-                                            ? "CL_ADDRESS_REPEAT"
-                                            : "CL_ADDRESS_MIRRORED_REPEAT",
-                                        " needs normalized coordinates (normalized_coords = "
-                                        "false given)"));
+            detail::fail(
+                CL_INVALID_VALUE, call,
+                detail::concat(addressing == AddressMode::repeat ? "CL_ADDRESS_REPEAT"
+                                                                 : "CL_ADDRESS_MIRRORED_REPEAT",
+                               " needs normalized coordinates (normalized_coords = "
+                               "false given)"));
             return {};
         }
         const detail::FailureWatch watch;

@@ -233,8 +233,8 @@ class MappedSpan {
     /// Takes charge of a mapping made elsewhere (clEnqueueMapImage, for MappedImage): `count`
     /// elements at `data` of `mem`, registered in the map registry as `ticket`, which the view
     /// now owns (it unmaps and deregisters).
-    static MappedSpan adopt_mapping(cl_command_queue queue, cl_mem mem, T* data,
-                                    std::size_t count, std::uint64_t ticket) {
+    static MappedSpan adopt_mapping(cl_command_queue queue, cl_mem mem, T* data, std::size_t count,
+                                    std::uint64_t ticket) {
         MappedSpan view;
         view.mem_ = detail::Handle<cl_mem>::retain(mem);
         view.queue_ = detail::Handle<cl_command_queue>::retain(queue);

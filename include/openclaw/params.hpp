@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, images, samplers,
-// scalars) and the compile-time rules deciding which C++ argument fits which parameter. A mismatch is a
-// static_assert whose message names the argument's index and the reason.
+// scalars) and the compile-time rules deciding which C++ argument fits which parameter. A mismatch
+// is a static_assert whose message names the argument's index and the reason.
 
 #include <openclaw/buffer.hpp>
 #include <openclaw/image.hpp>
@@ -117,9 +117,9 @@ struct ParamTraits<SamplerParam> {
 
 /// True for image and sampler parameters (opaque objects, not pointers or values).
 template <class P>
-inline constexpr bool is_object_param = ParamTraits<P>::kind == ParamKind::image_read ||
-                                        ParamTraits<P>::kind == ParamKind::image_write ||
-                                        ParamTraits<P>::kind == ParamKind::sampler;
+inline constexpr bool is_object_param =
+    ParamTraits<P>::kind == ParamKind::image_read ||
+    ParamTraits<P>::kind == ParamKind::image_write || ParamTraits<P>::kind == ParamKind::sampler;
 
 template <class A>
 inline constexpr bool is_local_mem = false;

@@ -410,7 +410,7 @@ struct ParamDecl {
     bool is_restrict = false;
     ImageAccess image_access = ImageAccess::read_only;  // images: the access qualifier
     SourceImage image = SourceImage::none;              // images: which image type
-    std::size_t begin = 0;  // offsets into the parsed text
+    std::size_t begin = 0;                              // offsets into the parsed text
     std::size_t type_begin = 0;
     std::size_t type_size = 0;  // the type's spelling; for user types the name alone
     std::size_t name_begin = 0;
@@ -1484,9 +1484,10 @@ inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
         info.known_const = true;
         info.is_const = (qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     }
-    if (!arg_info_absent(InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER,
-                                                       sizeof(info.access), &info.access, nullptr),
-                         index, "CL_KERNEL_ARG_ACCESS_QUALIFIER")) {
+    if (!arg_info_absent(
+            InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                                          sizeof(info.access), &info.access, nullptr),
+            index, "CL_KERNEL_ARG_ACCESS_QUALIFIER")) {
         info.known_access = true;
     }
     if (!arg_info_absent(query_arg_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, info.type_name),
@@ -1521,8 +1522,8 @@ template <class P>
 consteval HostParam host_param() {
     using Traits = ParamTraits<P>;
     if constexpr (Traits::kind == ParamKind::image_read || Traits::kind == ParamKind::image_write) {
-        return {Traits::kind, {}, 0, ShapeTraits<Traits::shape>::kernel_type,
-                Traits::pixel_type::name};
+        return {
+            Traits::kind, {}, 0, ShapeTraits<Traits::shape>::kernel_type, Traits::pixel_type::name};
     } else if constexpr (Traits::kind == ParamKind::sampler) {
         return {Traits::kind, {}, 0, nullptr, nullptr};
     } else {
@@ -1581,8 +1582,8 @@ inline std::string object_mismatch(const HostParam& param, const ArgInfo& info) 
             return "read_write image parameters have no openclaw descriptor yet: declare the "
                    "kernel's image read_only or write_only";
         }
-        if (info.access == (reads ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
-                                  : CL_KERNEL_ARG_ACCESS_READ_ONLY)) {
+        if (info.access ==
+            (reads ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY : CL_KERNEL_ARG_ACCESS_READ_ONLY)) {
             return reads ? "the kernel's image is write_only: declare WriteImage2D<Pixel> (or "
                            "WriteImage3D / WriteImage2DArray)"
                          : "the kernel's image is read_only: declare ReadImage2D<Pixel> (or "
@@ -1712,7 +1713,8 @@ inline std::string host_arg_name(const HostArg& arg) {
 inline std::string argument_mismatch(const HostArg& arg, const ArgInfo& info, cl_int& code) {
     code = CL_INVALID_ARG_VALUE;
     if (is_unsupported_object(info)) {
-        return "images, samplers and pipes are not supported by openclaw yet";
+        return "DynamicKernel takes no images, samplers or pipes: type the kernel "
+               "(ReadImage2D<Pixel>, SamplerParam) or set it with clSetKernelArg on kernel.get()";
     }
     const bool pointer = arg.form == HostArg::Form::buffer || arg.form == HostArg::Form::svm;
     if (info.known_space) {

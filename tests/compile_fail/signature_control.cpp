@@ -190,14 +190,14 @@ void control(cf::Program& program, cf::Args& a, cf::Images& i) {
     static_assert(decltype(program.kernel<source, "huge">())::arity == 128);
     // Images: the source says shape and access, not the pixel format, so any format fits.
     auto blur = program.kernel<source, "blur">();
-    static_assert(std::is_same_v<decltype(blur),
-                                 cf::Kernel<cf::ReadImage2D<cf::px::any>, cf::SamplerParam,
-                                            cf::WriteImage2D<cf::px::any>>>);
+    static_assert(
+        std::is_same_v<decltype(blur), cf::Kernel<cf::ReadImage2D<cf::px::any>, cf::SamplerParam,
+                                                  cf::WriteImage2D<cf::px::any>>>);
     blur.set_args(i.in, i.sampler, i.out);
     blur.set_args(i.gray, i.sampler, i.both);
-    static_assert(std::is_same_v<decltype(program.kernel<source, "slices">()),
-                                 cf::Kernel<cf::ReadImage3D<cf::px::any>,
-                                            cf::WriteImage2DArray<cf::px::any>>>);
+    static_assert(std::is_same_v<
+                  decltype(program.kernel<source, "slices">()),
+                  cf::Kernel<cf::ReadImage3D<cf::px::any>, cf::WriteImage2DArray<cf::px::any>>>);
     auto dynamic = program.kernel("vector_add");
     dynamic.set_args(a.in, a.in, a.out, a.n).set_arg(3, a.n);
 }
