@@ -197,6 +197,7 @@ TEST_CASE("images: region reads honour the host row pitch") {
     ImageRegion region = ImageRegion::rect(3, 1, 2, 3);
     region.row_pitch = 4;
     CHECK(region.host_pixels() == 2 * 4 + 2);
+    CHECK(ImageRegion{}.host_pixels() == 0);
     std::vector<cl_float4> dst(region.host_pixels(), cl_float4{{-1, -1, -1, -1}});
     image.read(env().queue, region, dst);
     for (std::size_t y = 0; y < 3; ++y) {
@@ -225,6 +226,17 @@ TEST_CASE("images: 3D images and 2D arrays round trip by slice and layer") {
         volume.read(env().queue, ImageRegion::box(0, 0, 1, 4, 3, 1), slice);
         for (std::size_t i = 0; i < 12; ++i) {
             CHECK(same_bytes(slice[i], source[12 + i]));
+        }
+        // A mapped box spans both slices: rows and slices are the driver's pitches apart.
+        const auto view = volume.map_read(env().queue, ImageRegion::box(1, 1, 0, 2, 2, 2));
+        REQUIRE(view);
+        CHECK(view.slice_pitch() >= view.row_pitch() * 2);
+        for (std::size_t z = 0; z < 2; ++z) {
+            for (std::size_t y = 0; y < 2; ++y) {
+                for (std::size_t x = 0; x < 2; ++x) {
+                    CHECK(same_bytes(view.at(x, y, z), source[z * 12 + (y + 1) * 4 + x + 1]));
+                }
+            }
         }
     }
     SECTION("2D array") {

@@ -121,6 +121,9 @@ struct ImageRegion {
     }
     /// The pixels a host span must hold for this region in its layout.
     constexpr std::size_t host_pixels() const noexcept {
+        if (size[0] == 0 || size[1] == 0 || size[2] == 0) {
+            return 0;
+        }
         const std::size_t row = row_pitch != 0 ? row_pitch : size[0];
         const std::size_t slice = slice_pitch != 0 ? slice_pitch : row * size[1];
         return (size[2] - 1) * slice + (size[1] - 1) * row + size[0];
