@@ -197,14 +197,31 @@ TEST_CASE("run-time parse errors say what and where") {
               detail::SignatureError::forbidden_type);
         CHECK(parse("kernel void k(global bool* b) {}", "k").error ==
               detail::SignatureError::forbidden_type);
-        CHECK(parse("kernel void k(read_only image2d_t i) {}", "k").error ==
+        CHECK(parse("kernel void k(read_write image2d_t i) {}", "k").error ==
               detail::SignatureError::image_type);
-        CHECK(parse("kernel void k(sampler_t s) {}", "k").error ==
+        CHECK(parse("kernel void k(read_only image1d_t i) {}", "k").error ==
+              detail::SignatureError::image_type);
+        CHECK(parse("kernel void k(read_only image2d_t* i) {}", "k").error ==
               detail::SignatureError::image_type);
         CHECK(parse("kernel void k(long long x) {}", "k").error ==
               detail::SignatureError::unsupported_type);
         CHECK(parse("kernel void k(global void* p) {}", "k").error ==
               detail::SignatureError::void_pointer);
+    }
+    SECTION("images and samplers with a descriptor") {
+        const auto sig = parse(
+            "kernel void k(read_only image2d_t a, __write_only image3d_t b,\n"
+            "  image2d_array_t c, const sampler_t s) {}",
+            "k");
+        REQUIRE(sig.ok());
+        REQUIRE(sig.count == 4);
+        CHECK(sig.params[0].image == detail::SourceImage::image2d);
+        CHECK(sig.params[0].image_access == detail::ImageAccess::read_only);
+        CHECK(sig.params[1].image == detail::SourceImage::image3d);
+        CHECK(sig.params[1].image_access == detail::ImageAccess::write_only);
+        CHECK(sig.params[2].image == detail::SourceImage::image2d_array);
+        CHECK(sig.params[2].image_access == detail::ImageAccess::read_only);  // the default
+        CHECK(sig.params[3].scalar == detail::Scalar::sampler);
     }
     SECTION("address-space rules") {
         CHECK(parse("kernel void k(float* p) {}", "k").error ==

@@ -347,14 +347,16 @@ class KernelBase {
         return false;
     }
 
-    /// \private Refuses a buffer of another context for parameter `index`.
-    [[gnu::noinline, gnu::cold]] bool foreign_argument(cl_uint index) const {
+    /// \private Refuses an argument (`what`: a buffer, an image...) of another context for
+    /// parameter `index`.
+    [[gnu::noinline, gnu::cold]] bool foreign_argument(cl_uint index,
+                                                       const char* what = "a buffer") const {
         if (!handle_) {
             return refuse_empty("clSetKernelArg");
         }
         detail::fail(CL_INVALID_CONTEXT, "clSetKernelArg",
                      detail::concat("argument ", index, " of kernel \"", description_->name,
-                                    "\" is a buffer of another context"));
+                                    "\" is ", what, " of another context"));
         return false;
     }
 
@@ -377,6 +379,37 @@ class KernelBase {
             return nullptr;
         }
         return mem;
+    }
+
+    /// Sets an image argument after the same checks as set_buffer.
+    template <ImageShape Shape, class Pixel, class Access>
+    cl_mem set_image(cl_uint index, const Image<Shape, Pixel, Access>& image,
+                     detail::Use use) const {
+        const cl_mem mem = image.get();
+        if (mem == nullptr) [[unlikely]] {
+            empty_argument(index, "an empty (default-constructed or moved-from) image");
+            return nullptr;
+        }
+        if (image.context_handle() != context_handle()) [[unlikely]] {
+            foreign_argument(index, "an image");
+            return nullptr;
+        }
+        if (!detail::map_registry.check(mem, use, "clSetKernelArg") ||
+            !set_raw(index, sizeof(mem), &mem)) [[unlikely]] {
+            return nullptr;
+        }
+        return mem;
+    }
+
+    bool set_sampler(cl_uint index, const Sampler& sampler) const {
+        const cl_sampler raw = sampler.get();
+        if (raw == nullptr) [[unlikely]] {
+            return empty_argument(index, "an empty (default-constructed or moved-from) sampler");
+        }
+        if (sampler.context_handle() != context_handle()) [[unlikely]] {
+            return foreign_argument(index, "a sampler");
+        }
+        return set_raw(index, sizeof(raw), &raw);
     }
 
 #if CL_TARGET_OPENCL_VERSION >= 200
@@ -564,6 +597,12 @@ class Kernel : public KernelBase {
         if constexpr (detail::is_buffer<Arg>) {
             bound_[index] = set_buffer(index, arg, uses_[index]);
             return bound_[index] != nullptr;
+        } else if constexpr (detail::is_image<Arg>) {
+            bound_[index] = set_image(index, arg, uses_[index]);
+            return bound_[index] != nullptr;
+        } else if constexpr (std::is_same_v<Arg, Sampler>) {
+            bound_[index] = nullptr;
+            return set_sampler(index, arg);
         } else if constexpr (detail::is_svm_pointer<Arg>) {
 #if CL_TARGET_OPENCL_VERSION >= 200
             bound_[index] = nullptr;

@@ -245,6 +245,20 @@ class MappedSpan {
         return view;
     }
 
+    /// Takes charge of a mapping made elsewhere (clEnqueueMapImage, for MappedImage): `count`
+    /// elements at `data` of `mem`, registered in the map registry as `ticket`, which the view
+    /// now owns (it unmaps and deregisters).
+    static MappedSpan adopt_mapping(cl_command_queue queue, cl_mem mem, T* data, std::size_t count,
+                                    std::uint64_t ticket) {
+        MappedSpan view;
+        view.mem_ = detail::Handle<cl_mem>::retain(mem);
+        view.queue_ = detail::Handle<cl_command_queue>::retain(queue);
+        view.data_ = data;
+        view.size_ = count;
+        view.ticket_ = ticket;
+        return view;
+    }
+
   private:
     cl_int release() noexcept {
         using Mutable = std::remove_const_t<T>;

@@ -9,6 +9,7 @@
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
+#include <openclaw/image.hpp>
 #include <openclaw/kernel.hpp>
 #include <openclaw/mapping.hpp>
 #include <openclaw/ndrange.hpp>

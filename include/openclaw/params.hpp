@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, scalars) and the
-// compile-time rules deciding which C++ argument fits which parameter. A mismatch is a
-// static_assert whose message names the argument's index and the reason.
+// Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, images, samplers,
+// scalars) and the compile-time rules deciding which C++ argument fits which parameter. A mismatch
+// is a static_assert whose message names the argument's index and the reason.
 
 #include <openclaw/buffer.hpp>
+#include <openclaw/image.hpp>
 #include <openclaw/svm.hpp>
 
 #include <cstddef>
@@ -28,6 +29,30 @@ struct Constant {};
 template <class T>
 struct Local {};
 
+/// `read_only image2d_t` / `image3d_t` / `image2d_array_t` (Shape) of Pixel: accepts images of
+/// that shape and pixel format (any format for pixel::any) that kernels may read (ReadOnly or
+/// ReadWrite).
+template <ImageShape Shape, class Pixel>
+struct ReadImageOf {};
+/// `write_only image...`: accepts images of that shape and pixel format that kernels may write
+/// (WriteOnly or ReadWrite).
+template <ImageShape Shape, class Pixel>
+struct WriteImageOf {};
+template <class Pixel>
+using ReadImage2D = ReadImageOf<ImageShape::image2d, Pixel>;
+template <class Pixel>
+using WriteImage2D = WriteImageOf<ImageShape::image2d, Pixel>;
+template <class Pixel>
+using ReadImage3D = ReadImageOf<ImageShape::image3d, Pixel>;
+template <class Pixel>
+using WriteImage3D = WriteImageOf<ImageShape::image3d, Pixel>;
+template <class Pixel>
+using ReadImage2DArray = ReadImageOf<ImageShape::image2d_array, Pixel>;
+template <class Pixel>
+using WriteImage2DArray = WriteImageOf<ImageShape::image2d_array, Pixel>;
+/// `sampler_t`: accepts a Sampler.
+struct SamplerParam {};
+
 /// The argument for a Local<T> parameter: `count` elements of T per work-group.
 template <class T>
 struct LocalMem {
@@ -39,7 +64,7 @@ struct LocalMem {
 
 namespace detail {
 
-enum class ParamKind { scalar, in, out, in_out, constant, local };
+enum class ParamKind { scalar, in, out, in_out, constant, local, image_read, image_write, sampler };
 
 template <class P>
 struct ParamTraits {
@@ -72,6 +97,32 @@ struct ParamTraits<Local<T>> {
     using element_type = T;
 };
 
+template <ImageShape S, class Pixel>
+struct ParamTraits<ReadImageOf<S, Pixel>> {
+    static constexpr ParamKind kind = ParamKind::image_read;
+    using element_type = Pixel;  // not an element: images are opaque to the host
+    static constexpr ImageShape shape = S;
+    using pixel_type = Pixel;
+};
+template <ImageShape S, class Pixel>
+struct ParamTraits<WriteImageOf<S, Pixel>> {
+    static constexpr ParamKind kind = ParamKind::image_write;
+    using element_type = Pixel;
+    static constexpr ImageShape shape = S;
+    using pixel_type = Pixel;
+};
+template <>
+struct ParamTraits<SamplerParam> {
+    static constexpr ParamKind kind = ParamKind::sampler;
+    using element_type = cl_uint;
+};
+
+/// True for image and sampler parameters (opaque objects, not pointers or values).
+template <class P>
+inline constexpr bool is_object_param =
+    ParamTraits<P>::kind == ParamKind::image_read ||
+    ParamTraits<P>::kind == ParamKind::image_write || ParamTraits<P>::kind == ParamKind::sampler;
+
 template <class A>
 inline constexpr bool is_local_mem = false;
 template <class T>
@@ -81,7 +132,9 @@ inline constexpr bool is_local_mem<LocalMem<T>> = true;
 template <class P>
 consteval Use use_of() {
     constexpr ParamKind kind = ParamTraits<P>::kind;
-    return kind == ParamKind::out || kind == ParamKind::in_out ? Use::write : Use::read;
+    return kind == ParamKind::out || kind == ParamKind::in_out || kind == ParamKind::image_write
+               ? Use::write
+               : Use::read;
 }
 
 /// Why a parameter is not a valid kernel parameter type (ok if it is).
@@ -90,7 +143,9 @@ enum class ParamProblem { ok, not_trivially_copyable, pointer, boolean, cv_or_re
 template <class P>
 consteval ParamProblem param_problem() {
     using E = typename ParamTraits<P>::element_type;
-    if constexpr (std::is_reference_v<E> || std::is_const_v<E> || std::is_volatile_v<E>) {
+    if constexpr (is_object_param<P>) {
+        return ParamProblem::ok;
+    } else if constexpr (std::is_reference_v<E> || std::is_const_v<E> || std::is_volatile_v<E>) {
         return ParamProblem::cv_or_reference;
     } else if constexpr (std::is_pointer_v<E>) {
         return ParamProblem::pointer;
@@ -117,6 +172,13 @@ enum class Verdict {
     scalar_got_local_mem,
     narrowing,
     scalar_mismatch,
+    needs_image,
+    image_shape,
+    image_pixel,
+    image_needs_readable,
+    image_needs_writable,
+    needs_sampler,
+    scalar_got_object,
 };
 
 template <class To, class From>
@@ -128,7 +190,25 @@ template <class P, class A>
 consteval Verdict verdict() {
     using Traits = ParamTraits<P>;
     using E = typename Traits::element_type;
-    if constexpr (Traits::kind == ParamKind::scalar) {
+    if constexpr (Traits::kind == ParamKind::image_read || Traits::kind == ParamKind::image_write) {
+        if constexpr (!is_image<A>) {
+            return Verdict::needs_image;
+        } else if constexpr (A::shape != Traits::shape) {
+            return Verdict::image_shape;
+        } else if constexpr (!std::is_same_v<typename Traits::pixel_type, pixel::any> &&
+                             !std::is_same_v<typename A::pixel_type, typename Traits::pixel_type>) {
+            return Verdict::image_pixel;
+        } else if constexpr (Traits::kind == ParamKind::image_read) {
+            return A::access_type::kernel_reads ? Verdict::ok : Verdict::image_needs_readable;
+        } else {
+            return A::access_type::kernel_writes ? Verdict::ok : Verdict::image_needs_writable;
+        }
+    } else if constexpr (Traits::kind == ParamKind::sampler) {
+        return std::is_same_v<A, Sampler> ? Verdict::ok : Verdict::needs_sampler;
+    } else if constexpr (Traits::kind == ParamKind::scalar &&
+                         (is_image<A> || std::is_same_v<A, Sampler>)) {
+        return Verdict::scalar_got_object;
+    } else if constexpr (Traits::kind == ParamKind::scalar) {
         if constexpr (is_buffer<A> || is_svm_pointer<A>) {
             return Verdict::scalar_got_buffer;
         } else if constexpr (is_local_mem<A>) {
@@ -225,6 +305,31 @@ consteval Verdict verdict() {
                       "set_args: argument " LABEL                                           \
                       ": the argument's type is not the parameter's "                       \
                       "scalar type");                                                       \
+        static_assert(V != Verdict::needs_image,                                            \
+                      "set_args: argument " LABEL                                           \
+                      ": the parameter is an image (ReadImage2D/WriteImage2D<Pixel>...): "  \
+                      "pass an Image of that shape and pixel format");                      \
+        static_assert(V != Verdict::image_shape,                                            \
+                      "set_args: argument " LABEL                                           \
+                      ": the image's shape differs from the parameter's (an Image2D, "      \
+                      "Image3D and Image2DArray are different kernel types)");              \
+        static_assert(V != Verdict::image_pixel,                                            \
+                      "set_args: argument " LABEL                                           \
+                      ": the image's pixel format differs from the parameter's Pixel");     \
+        static_assert(V != Verdict::image_needs_readable,                                   \
+                      "set_args: argument " LABEL                                           \
+                      ": the kernel reads this image (read_only): a WriteOnly image "       \
+                      "cannot be passed, use ReadOnly or ReadWrite");                       \
+        static_assert(V != Verdict::image_needs_writable,                                   \
+                      "set_args: argument " LABEL                                           \
+                      ": the kernel writes this image (write_only): a ReadOnly image "      \
+                      "cannot be passed, use WriteOnly or ReadWrite");                      \
+        static_assert(V != Verdict::needs_sampler,                                          \
+                      "set_args: argument " LABEL                                           \
+                      ": the parameter is a sampler_t (SamplerParam): pass a Sampler");     \
+        static_assert(V != Verdict::scalar_got_object,                                      \
+                      "set_args: argument " LABEL                                           \
+                      ": the parameter is a scalar: an image or sampler cannot be passed"); \
     }
 
 #define OPENCLAW_ARG_REPORT_AT(N) OPENCLAW_ARG_REPORT(I == N, #N)

@@ -392,6 +392,18 @@ enum class SignatureError {
     macro_type,
 };
 
+/// An image parameter's access qualifier (read_only when there is none, as in OpenCL C).
+enum class ImageAccess : unsigned char { read_only, write_only, read_write };
+/// The image types a kernel parameter may have that openclaw has a descriptor for.
+enum class SourceImage : unsigned char { none, image2d, image3d, image2d_array };
+
+constexpr SourceImage source_image(std::string_view type) noexcept {
+    return type == "image2d_t"         ? SourceImage::image2d
+           : type == "image3d_t"       ? SourceImage::image3d
+           : type == "image2d_array_t" ? SourceImage::image2d_array
+                                       : SourceImage::none;
+}
+
 struct ParamDecl {
     AddressSpace space = AddressSpace::unspecified;
     Scalar scalar = Scalar::none;
@@ -400,7 +412,9 @@ struct ParamDecl {
     bool is_const = false;       // the pointed-to (or by-value) object is const
     bool is_volatile = false;
     bool is_restrict = false;
-    std::size_t begin = 0;  // offsets into the parsed text
+    ImageAccess image_access = ImageAccess::read_only;  // images: the access qualifier
+    SourceImage image = SourceImage::none;              // images: which image type
+    std::size_t begin = 0;                              // offsets into the parsed text
     std::size_t type_begin = 0;
     std::size_t type_size = 0;  // the type's spelling; for user types the name alone
     std::size_t name_begin = 0;
@@ -410,6 +424,7 @@ struct ParamDecl {
                                     std::string_view other_text) const noexcept {
         return space == other.space && scalar == other.scalar && width == other.width &&
                pointers == other.pointers && is_const == other.is_const &&
+               image_access == other.image_access && image == other.image &&
                (scalar != Scalar::user || text.substr(type_begin, type_size) ==
                                               other_text.substr(other.type_begin, other.type_size));
     }
@@ -833,6 +848,13 @@ constexpr ParamResult parse_param(Lexer& lex) noexcept {
     }
     decl.type_begin = first_type.begin;
     decl.type_size = last_type.begin + last_type.size - first_type.begin;
+    if (decl.scalar == Scalar::image) {
+        const std::string_view qualifier = access.size != 0 ? lex.text(access) : "";
+        decl.image_access = qualifier.ends_with("write_only")   ? ImageAccess::write_only
+                            : qualifier.ends_with("read_write") ? ImageAccess::read_write
+                                                                : ImageAccess::read_only;
+        decl.image = source_image(lex.text(last_type));
+    }
     return result;
 }
 
@@ -858,7 +880,15 @@ constexpr ParamResult validate_kernel_param(ParamResult param) noexcept {
         case Scalar::uintptr_t_:
             return fail(SignatureError::forbidden_type, type);
         case Scalar::image:
+            // image2d_t, image3d_t and image2d_array_t, read_only or write_only, have
+            // descriptors (ReadImage2D<pixel::any>, ...); other images and pipes do not.
+            if (decl.image == SourceImage::none || decl.image_access == ImageAccess::read_write ||
+                decl.pointers > 0) {
+                return fail(SignatureError::image_type, type);
+            }
+            return param;
         case Scalar::sampler:
+            return decl.pointers > 0 ? fail(SignatureError::image_type, type) : param;
         case Scalar::pipe:
             return fail(SignatureError::image_type, type);
         case Scalar::opaque:
@@ -1373,6 +1403,8 @@ struct ArgInfo {
     AddressSpace space = AddressSpace::unspecified;
     bool known_const = false;
     bool is_const = false;
+    bool known_access = false;
+    cl_kernel_arg_access_qualifier access = CL_KERNEL_ARG_ACCESS_NONE;  // images (and pipes)
     bool known_type = false;
     ParamDecl type;         // parsed from type_name by the signature parser
     std::string type_name;  // as reported, e.g. "float4*"
@@ -1456,6 +1488,12 @@ inline ArgInfo query_arg_info(cl_kernel kernel, cl_uint index) {
         info.known_const = true;
         info.is_const = (qualifier & CL_KERNEL_ARG_TYPE_CONST) != 0;
     }
+    if (!arg_info_absent(
+            InfoQuery<KernelArgInfo>::get(kernel, index, CL_KERNEL_ARG_ACCESS_QUALIFIER,
+                                          sizeof(info.access), &info.access, nullptr),
+            index, "CL_KERNEL_ARG_ACCESS_QUALIFIER")) {
+        info.known_access = true;
+    }
     if (!arg_info_absent(query_arg_string(kernel, index, CL_KERNEL_ARG_TYPE_NAME, info.type_name),
                          index, "CL_KERNEL_ARG_TYPE_NAME") &&
         !info.type_name.empty()) {
@@ -1480,15 +1518,32 @@ struct HostParam {
     ParamKind kind = ParamKind::scalar;
     TypeCode element;
     std::size_t element_size = 0;
+    const char* image_type = nullptr;  // "image2d_t"... for image parameters
+    const char* pixel = nullptr;       // the pixel format's name, for image parameters
 };
 
 template <class P>
 consteval HostParam host_param() {
-    using E = typename ParamTraits<P>::element_type;
-    return {ParamTraits<P>::kind, host_type_code<E>(), sizeof(E)};
+    using Traits = ParamTraits<P>;
+    if constexpr (Traits::kind == ParamKind::image_read || Traits::kind == ParamKind::image_write) {
+        return {
+            Traits::kind, {}, 0, ShapeTraits<Traits::shape>::kernel_type, Traits::pixel_type::name};
+    } else if constexpr (Traits::kind == ParamKind::sampler) {
+        return {Traits::kind, {}, 0, nullptr, nullptr};
+    } else {
+        using E = typename Traits::element_type;
+        return {Traits::kind, host_type_code<E>(), sizeof(E)};
+    }
 }
 
 inline std::string host_param_name(const HostParam& param) {
+    if (param.kind == ParamKind::image_read || param.kind == ParamKind::image_write) {
+        return concat(param.kind == ParamKind::image_read ? "a read_only " : "a write_only ",
+                      param.image_type, " of ", param.pixel);
+    }
+    if (param.kind == ParamKind::sampler) {
+        return "SamplerParam (sampler_t)";
+    }
     const std::string element = host_type_name(param.element, param.element_size);
     switch (param.kind) {
         case ParamKind::in:
@@ -1514,9 +1569,48 @@ constexpr bool is_unsupported_object(const ArgInfo& info) noexcept {
 
 /// Why `info` (the driver's view) does not fit `param` (the C++ signature's); empty if it fits
 /// or if too little is known to tell.
+/// param_mismatch for image and sampler parameters.
+inline std::string object_mismatch(const HostParam& param, const ArgInfo& info) {
+    if (param.kind == ParamKind::sampler) {
+        return !info.known_type || info.type.scalar == Scalar::sampler
+                   ? std::string()
+                   : "the kernel's parameter is not a sampler_t";
+    }
+    if (info.known_type && (info.type.scalar != Scalar::image ||
+                            info.type_name.find(param.image_type) == std::string::npos)) {
+        return concat("the kernel's parameter is not an ", param.image_type);
+    }
+    if (info.known_access) {
+        const bool reads = param.kind == ParamKind::image_read;
+        if (info.access == CL_KERNEL_ARG_ACCESS_READ_WRITE) {
+            return "read_write image parameters have no openclaw descriptor yet: declare the "
+                   "kernel's image read_only or write_only";
+        }
+        if (info.access ==
+            (reads ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY : CL_KERNEL_ARG_ACCESS_READ_ONLY)) {
+            return reads ? "the kernel's image is write_only: declare WriteImage2D<Pixel> (or "
+                           "WriteImage3D / WriteImage2DArray)"
+                         : "the kernel's image is read_only: declare ReadImage2D<Pixel> (or "
+                           "ReadImage3D / ReadImage2DArray)";
+        }
+    }
+    return {};
+}
+
 inline std::string param_mismatch(const HostParam& param, const ArgInfo& info) {
+    if (param.kind == ParamKind::image_read || param.kind == ParamKind::image_write ||
+        param.kind == ParamKind::sampler) {
+        return object_mismatch(param, info);
+    }
     if (is_unsupported_object(info)) {
-        return "images, samplers and pipes are not supported by openclaw yet";
+        if (info.type.scalar == Scalar::image) {
+            return "the kernel's parameter is an image: declare ReadImage2D<Pixel> or "
+                   "WriteImage2D<Pixel> (or the 3D / 2D-array forms)";
+        }
+        if (info.type.scalar == Scalar::sampler) {
+            return "the kernel's parameter is a sampler_t: declare SamplerParam";
+        }
+        return "pipes are not supported by openclaw yet";
     }
     const AddressSpace expected = param.kind == ParamKind::scalar     ? AddressSpace::private_
                                   : param.kind == ParamKind::local    ? AddressSpace::local
@@ -1623,7 +1717,8 @@ inline std::string host_arg_name(const HostArg& arg) {
 inline std::string argument_mismatch(const HostArg& arg, const ArgInfo& info, cl_int& code) {
     code = CL_INVALID_ARG_VALUE;
     if (is_unsupported_object(info)) {
-        return "images, samplers and pipes are not supported by openclaw yet";
+        return "DynamicKernel takes no images, samplers or pipes: type the kernel "
+               "(ReadImage2D<Pixel>, SamplerParam) or set it with clSetKernelArg on kernel.get()";
     }
     const bool pointer = arg.form == HostArg::Form::buffer || arg.form == HostArg::Form::svm;
     if (info.known_space) {
@@ -1730,8 +1825,10 @@ constexpr void report_signature_error() {
                   "valid kernel parameter types (OpenCL C forbids them: their size differs "
                   "between host and device); use int, uint, long or ulong");
     static_assert(E != SignatureError::image_type,
-                  "kernel signature: images, samplers and pipes are not supported by openclaw "
-                  "yet; set such arguments with clSetKernelArg on kernel.get()");
+                  "kernel signature: openclaw has no descriptor for this image or pipe parameter "
+                  "(read_only/write_only image2d_t, image3d_t, image2d_array_t and sampler_t "
+                  "have one; other image types, read_write images and pipes do not): set it "
+                  "with clSetKernelArg on kernel.get()");
     static_assert(E != SignatureError::void_pointer,
                   "kernel signature: a void pointer has no element type; use the hand-written "
                   "program.kernel<Params...>(name) with In<T>/Out<T> of the element you pass");
@@ -1810,7 +1907,9 @@ concept has_opencl_type = requires {
 template <const auto& Sig, std::size_t I>
 consteval bool has_host_type() {
     constexpr ParamDecl decl = Sig.params[I];
-    if constexpr (decl.scalar == Scalar::user) {
+    if constexpr (decl.scalar == Scalar::image || decl.scalar == Scalar::sampler) {
+        return true;  // validate_kernel_param let only those with a descriptor through
+    } else if constexpr (decl.scalar == Scalar::user) {
         return has_opencl_type<user_type_name<Sig, I>()>;
     } else {
         return !std::is_void_v<host_type_t<decl.scalar, decl.width>>;
@@ -1828,7 +1927,34 @@ consteval auto element_type() {
 }
 
 template <const auto& Sig, std::size_t I>
+consteval auto value_or_buffer_type();
+
+constexpr ImageShape image_shape_of(SourceImage image) noexcept {
+    return image == SourceImage::image3d         ? ImageShape::image3d
+           : image == SourceImage::image2d_array ? ImageShape::image2d_array
+                                                 : ImageShape::image2d;
+}
+
+template <const auto& Sig, std::size_t I>
 consteval auto parameter_type() {
+    constexpr ParamDecl decl = Sig.params[I];
+    if constexpr (decl.scalar == Scalar::image) {
+        // The source does not say the pixel format: any image of the shape and access fits.
+        constexpr ImageShape shape = image_shape_of(decl.image);
+        if constexpr (decl.image_access == ImageAccess::write_only) {
+            return std::type_identity<WriteImageOf<shape, pixel::any>>{};
+        } else {
+            return std::type_identity<ReadImageOf<shape, pixel::any>>{};
+        }
+    } else if constexpr (decl.scalar == Scalar::sampler) {
+        return std::type_identity<SamplerParam>{};
+    } else {
+        return value_or_buffer_type<Sig, I>();
+    }
+}
+
+template <const auto& Sig, std::size_t I>
+consteval auto value_or_buffer_type() {
     constexpr ParamDecl decl = Sig.params[I];
     using Element = typename decltype(element_type<Sig, I>())::type;
     if constexpr (decl.pointers == 0) {

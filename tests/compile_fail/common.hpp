@@ -25,6 +25,19 @@ using Lookup = Kernel<Constant<cl_int>, In<cl_int>, Out<cl_int>>;
 using Many = Kernel<In<float>, cl_int, cl_int, cl_int, cl_int, cl_int, cl_int, cl_int, cl_int,
                     cl_int, cl_int, Out<float>>;
 
+namespace px = openclaw::pixel;
+using Invert = Kernel<ReadImage2D<px::rgba8>, WriteImage2D<px::rgba8>>;
+using Shift = Kernel<ReadImage2D<px::rgba8>, SamplerParam, WriteImage2D<px::rgba8>, cl_int>;
+
+struct Images {
+    Image2D<px::rgba8, ReadOnly> in;
+    Image2D<px::rgba8, WriteOnly> out;
+    Image2D<px::rgba8, ReadWrite> both;
+    Image3D<px::rgba8, ReadOnly> volume;
+    Image2D<px::r_f32, ReadOnly> gray;
+    Sampler sampler;
+};
+
 struct Args {
     ReadOnlyBuffer<float> in;
     WriteOnlyBuffer<float> out;

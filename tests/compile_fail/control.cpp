@@ -24,3 +24,10 @@ void control_memory(cf::VectorAdd& add, cf::Args& a, cf::Queue& q, float* p, con
     const auto read = a.in.map_read(q);
     (void)read[0];
 }
+
+void control_images(cf::Invert& invert, cf::Shift& shift, cf::Images& i, cf::Args& a) {
+    invert.set_args(i.in, i.out);
+    invert.set_args(i.both, i.both);  // ReadWrite fits read_only and write_only
+    shift.set_args(i.in, i.sampler, i.out, cl_int{1});
+    (void)a;
+}

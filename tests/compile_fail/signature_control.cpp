@@ -33,6 +33,8 @@ __kernel void fill(__global float* out) {}
 __kernel void weights(__global float* out, float4 w) {}
 __kernel void tile(__global float* out, __local float* scratch) {}
 __kernel void wide(long x) {}
+__kernel void blur(read_only image2d_t in, sampler_t s, __write_only image2d_t out) {}
+__kernel void slices(image3d_t in, write_only image2d_array_t out) {}
 __kernel void sum(__global float* data, uint n);
 __kernel void sum(__global float* data, uint n) {}
 __kernel void huge(
@@ -167,7 +169,7 @@ __kernel void huge(
 )CLC";
 }  // namespace
 
-void control(cf::Program& program, cf::Args& a) {
+void control(cf::Program& program, cf::Args& a, cf::Images& i) {
     auto add = program.kernel<source, "vector_add">();
     static_assert(std::is_same_v<decltype(add), cf::VectorAdd>);
     add.set_args(a.in, a.in, a.out, a.n);
@@ -186,6 +188,16 @@ void control(cf::Program& program, cf::Args& a) {
     (void)program.kernel<source, "wide">();
     (void)program.kernel<source, "sum">();
     static_assert(decltype(program.kernel<source, "huge">())::arity == 128);
+    // Images: the source says shape and access, not the pixel format, so any format fits.
+    auto blur = program.kernel<source, "blur">();
+    static_assert(
+        std::is_same_v<decltype(blur), cf::Kernel<cf::ReadImage2D<cf::px::any>, cf::SamplerParam,
+                                                  cf::WriteImage2D<cf::px::any>>>);
+    blur.set_args(i.in, i.sampler, i.out);
+    blur.set_args(i.gray, i.sampler, i.both);
+    static_assert(std::is_same_v<
+                  decltype(program.kernel<source, "slices">()),
+                  cf::Kernel<cf::ReadImage3D<cf::px::any>, cf::WriteImage2DArray<cf::px::any>>>);
     auto dynamic = program.kernel("vector_add");
     dynamic.set_args(a.in, a.in, a.out, a.n).set_arg(3, a.n);
 }

@@ -18,6 +18,7 @@ struct ProgramBuildInfo {};     // clGetProgramBuildInfo(program, device, ...)
 struct KernelWorkGroupInfo {};  // clGetKernelWorkGroupInfo(kernel, device, ...)
 struct KernelArgInfo {};        // clGetKernelArgInfo(kernel, index, ...)
 struct EventProfilingInfo {};   // clGetEventProfilingInfo(event, ...)
+struct ImageInfo {};            // clGetImageInfo(image, ...)
 
 template <class Tag>
 struct InfoQuery;
@@ -55,6 +56,20 @@ struct InfoQuery<cl_mem> {
     static constexpr const char* call = "clGetMemObjectInfo";
     static cl_int get(cl_mem o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetMemObjectInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<ImageInfo> {
+    static constexpr const char* call = "clGetImageInfo";
+    static cl_int get(cl_mem o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetImageInfo(o, p, n, v, r);
+    }
+};
+template <>
+struct InfoQuery<cl_sampler> {
+    static constexpr const char* call = "clGetSamplerInfo";
+    static cl_int get(cl_sampler o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
+        return clGetSamplerInfo(o, p, n, v, r);
     }
 };
 template <>
@@ -273,6 +288,23 @@ OPENCLAW_INFO(cl_mem, CL_MEM_REFERENCE_COUNT, cl_uint);
 OPENCLAW_INFO(cl_mem, CL_MEM_CONTEXT, cl_context);
 OPENCLAW_INFO(cl_mem, CL_MEM_ASSOCIATED_MEMOBJECT, cl_mem);
 OPENCLAW_INFO(cl_mem, CL_MEM_OFFSET, std::size_t);
+
+// Image
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_FORMAT, cl_image_format);
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_ELEMENT_SIZE, std::size_t);
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_ROW_PITCH, std::size_t);
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_SLICE_PITCH, std::size_t);
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_WIDTH, std::size_t);
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_HEIGHT, std::size_t);
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_DEPTH, std::size_t);
+OPENCLAW_INFO(ImageInfo, CL_IMAGE_ARRAY_SIZE, std::size_t);
+
+// Sampler
+OPENCLAW_INFO(cl_sampler, CL_SAMPLER_REFERENCE_COUNT, cl_uint);
+OPENCLAW_INFO(cl_sampler, CL_SAMPLER_CONTEXT, cl_context);
+OPENCLAW_INFO(cl_sampler, CL_SAMPLER_NORMALIZED_COORDS, bool);
+OPENCLAW_INFO(cl_sampler, CL_SAMPLER_ADDRESSING_MODE, cl_addressing_mode);
+OPENCLAW_INFO(cl_sampler, CL_SAMPLER_FILTER_MODE, cl_filter_mode);
 
 // Program
 OPENCLAW_INFO(cl_program, CL_PROGRAM_REFERENCE_COUNT, cl_uint);
