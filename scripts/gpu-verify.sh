@@ -50,7 +50,7 @@ run_example() {  # name, then arguments
   local name=$1
   shift
   [ -x "build/gcc/examples/$name/$name" ] || return 0
-  OPENCLAW_DEVICE=$platform timeout 60 "build/gcc/examples/$name/$name" "$@" \
+  OPENCLAW_DEVICE=$platform timeout 40 "build/gcc/examples/$name/$name" "$@" \
     > "$out/example-$name.txt" 2>&1
   echo "$name $*: $(tail -3 "$out/example-$name.txt" | tr '\n' ' ')"
 }
@@ -66,7 +66,7 @@ OPENCLAW_BENCH_PLATFORM=$platform timeout "${BENCH_SECONDS:-220}" scripts/bench.
   > "$out/bench.log" 2>&1
 tail -5 "$out/bench.log"
 if [ -x build/bench/bench/bench_build_cache ]; then
-  OPENCLAW_BENCH_PLATFORM=$platform timeout 90 build/bench/bench/bench_build_cache --runs 3 \
+  OPENCLAW_BENCH_PLATFORM=$platform timeout 60 build/bench/bench/bench_build_cache --runs 3 \
     > "$out/bench/build_cache.txt" 2>&1
 fi
 stage "done"
