@@ -79,15 +79,19 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
     const auto slices = openclaw::split(n, devices, dc.sub_alignment());
     std::vector<openclaw::Queue> queues;
     std::vector<openclaw::Event> done;
+    // The sub-buffers stay alive until the launches finish: a kernel holds raw handles only.
+    std::vector<openclaw::ReadOnlyBuffer<float>> inputs;
+    std::vector<openclaw::WriteOnlyBuffer<float>> outputs;
     for (std::size_t d = 0; d < devices.size(); ++d) {
         queues.emplace_back(context, devices[d]);
         if (slices[d].count == 0) {
             continue;
         }
         auto add = program.kernel<In<float>, In<float>, Out<float>>("add");
-        add.set_args(da.sub(slices[d].offset, slices[d].count),
-                     db.sub(slices[d].offset, slices[d].count),
-                     dc.sub(slices[d].offset, slices[d].count));
+        inputs.push_back(da.sub(slices[d].offset, slices[d].count));
+        inputs.push_back(db.sub(slices[d].offset, slices[d].count));
+        outputs.push_back(dc.sub(slices[d].offset, slices[d].count));
+        add.set_args(inputs[inputs.size() - 2], inputs.back(), outputs.back());
         done.push_back(queues[d].enqueue(add, NDRange{slices[d].count}, openclaw::with_event));
     }
     openclaw::Event::wait_all(done);

@@ -66,6 +66,12 @@ int main() try {
     const auto slices = openclaw::split(n, devices, dc.sub_alignment());
     std::vector<openclaw::Queue> queues;
     std::vector<openclaw::Event> done;
+    struct Part {
+        openclaw::ReadOnlyBuffer<float> a, b;
+        openclaw::WriteOnlyBuffer<float> c;
+    };
+    std::vector<Part> parts;
+    parts.reserve(devices.size());
     for (std::size_t d = 0; d < devices.size(); ++d) {
         const openclaw::Slice slice = slices[d];
         std::printf("device %zu: %s, %u compute units, elements [%zu, %zu)\n", d,
@@ -75,11 +81,14 @@ int main() try {
         if (slice.count == 0) {
             continue;
         }
-        // One kernel object per device: its argument values belong to it.
+        // One kernel object per device: its argument values belong to it. The sub-buffers live
+        // until the end (a kernel does not keep its arguments alive; set_args refuses
+        // temporaries at compile time).
         auto add =
             program.kernel<openclaw::In<float>, openclaw::In<float>, openclaw::Out<float>>("add");
-        add.set_args(da.sub(slice.offset, slice.count), db.sub(slice.offset, slice.count),
-                     dc.sub(slice.offset, slice.count));
+        parts.push_back({da.sub(slice.offset, slice.count), db.sub(slice.offset, slice.count),
+                         dc.sub(slice.offset, slice.count)});
+        add.set_args(parts.back().a, parts.back().b, parts.back().c);
         done.push_back(
             queues[d].enqueue(add, openclaw::NDRange{slice.count}, openclaw::with_event));
         queues[d].flush();

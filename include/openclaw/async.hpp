@@ -139,6 +139,17 @@ void suspend(const std::shared_ptr<Suspension>& suspension, Arm&& arm) {
 #endif
 }
 
+/// Submits the commands queued before `event` (clFlush on its queue; user events have none):
+/// a driver may hold queued commands back until a flush (NVIDIA's does), and a callback on a
+/// command that was never submitted does not fire, so the awaiting coroutine would wait for the
+/// failure watch instead.
+inline void flush_queue_of(const Event& event) {
+    const cl_command_queue queue = event.info<CL_EVENT_COMMAND_QUEUE>();
+    if (queue != nullptr) {
+        (void)check(clFlush(queue), "clFlush");
+    }
+}
+
 inline void throw_if_failed(const std::vector<Event>& events, const char* call) {
     for (const Event& event : events) {
         const cl_int status = event.status();
@@ -167,6 +178,9 @@ class EventAwaiter {
         suspension->handle = handle;
         suspension->events = {events_.front().get()};
         detail::suspend(suspension, [&] {
+            // Flushed first: once the callback is set the coroutine may resume (and this awaiter
+            // be destroyed) at any moment.
+            detail::flush_queue_of(events_.front());
             events_.front().on_complete([suspension] { suspension->resume_once(); });
         });
     }
@@ -209,6 +223,12 @@ class WhenAll {
         auto remaining = std::make_shared<std::atomic<std::size_t>>(events_.size());
         detail::suspend(suspension, [&] {
             for (const Event& event : events_) {
+                detail::flush_queue_of(event);
+            }
+            // The last callback set may resume the coroutine and destroy this awaiter: the loop
+            // runs over a copy of the handles.
+            const std::vector<Event> events = events_;
+            for (const Event& event : events) {
                 event.on_complete([remaining, suspension] {
                     if (remaining->fetch_sub(1, std::memory_order_acq_rel) == 1) {
                         suspension->resume_once();

@@ -191,6 +191,17 @@ inline MadeKernel make_kernel(const Program& program, std::string_view name) {
     return {std::move(fresh), entry->description};
 }
 
+
+/// False for a temporary buffer, image or sampler passed to set_args: the kernel holds only the
+/// raw handle (clSetKernelArg keeps no reference), so the temporary is released when the
+/// statement ends, before the launch; NVIDIA's driver then reports CL_INVALID_KERNEL_ARGS, PoCL
+/// reads freed memory.
+template <class A>
+inline constexpr bool outlives_the_call =
+    std::is_lvalue_reference_v<A> ||
+    !(is_buffer<std::remove_cvref_t<A>> || is_image<std::remove_cvref_t<A>> ||
+      std::is_same_v<std::remove_cvref_t<A>, Sampler>);
+
 }  // namespace detail
 
 /// What every kernel has, whatever its signature: the handle, the name, launch properties.
@@ -506,14 +517,12 @@ class Kernel : public KernelBase {
     /// Sets every argument, checked at compile time against Params. Returns the kernel, so
     /// `queue.enqueue(kernel.set_args(a, b, n), NDRange{n})` binds and launches in one line.
     template <class... Args>
-    Kernel& set_args(const Args&... args) {
-        static_assert(sizeof...(Args) == sizeof...(Params),
-                      "set_args: wrong number of arguments: pass exactly one argument per "
-                      "kernel parameter");
-        if constexpr (sizeof...(Args) == sizeof...(Params)) {
-            set_all(std::index_sequence_for<Args...>{}, args...);
-        }
-        return *this;
+    Kernel& set_args(Args&&... args) {
+        static_assert((detail::outlives_the_call<Args> && ...),
+                      "set_args: a temporary buffer, image or sampler (e.g. buffer.sub(...) "
+                      "written in the call) is released when the statement ends, before the "
+                      "kernel runs: keep it in a variable until the launch");
+        return bind_all(std::as_const(args)...);
     }
 
     /// A kernel of its own for another thread (a kernel's argument values may not be set from
@@ -545,8 +554,13 @@ class Kernel : public KernelBase {
     }
 
     /// Sets argument `Index` alone, with the same compile-time checks.
-    template <std::size_t Index, class Arg>
-    Kernel& set_arg(const Arg& arg) {
+    template <std::size_t Index, class ArgRef>
+    Kernel& set_arg(ArgRef&& arg) {
+        using Arg = std::remove_cvref_t<ArgRef>;
+        static_assert(detail::outlives_the_call<ArgRef>,
+                      "set_arg: a temporary buffer, image or sampler is released when the "
+                      "statement ends, before the kernel runs: keep it in a variable until the "
+                      "launch");
         static_assert(Index < sizeof...(Params), "set_arg: the index is past the last parameter");
         if constexpr (Index < sizeof...(Params)) {
             using Param = std::tuple_element_t<Index, std::tuple<Params...>>;
@@ -558,6 +572,17 @@ class Kernel : public KernelBase {
     }
 
   private:
+    template <class... Args>
+    Kernel& bind_all(const Args&... args) {
+        static_assert(sizeof...(Args) == sizeof...(Params),
+                      "set_args: wrong number of arguments: pass exactly one argument per "
+                      "kernel parameter");
+        if constexpr (sizeof...(Args) == sizeof...(Params)) {
+            set_all(std::index_sequence_for<Args...>{}, args...);
+        }
+        return *this;
+    }
+
     // Every Kernel is made here: the description is checked against Params (no queries: the
     // program read it when it made the kernel first). Empty after a failure.
     Kernel(detail::MadeKernel made, bool non_uniform) : KernelBase(std::move(made), non_uniform) {
@@ -685,8 +710,28 @@ class DynamicKernel : public KernelBase {
 
     /// Sets every argument: buffers, LocalMem<T>{count} and values. Fails, before any argument
     /// is set, for the wrong count or an argument that provably does not fit.
+    template <class... ArgRefs>
+    DynamicKernel& set_args(ArgRefs&&... args) {
+        static_assert((detail::outlives_the_call<ArgRefs> && ...),
+                      "DynamicKernel::set_args: a temporary buffer, image or sampler is released "
+                      "when the statement ends, before the kernel runs: keep it in a variable "
+                      "until the launch");
+        return bind_all(std::as_const(args)...);
+    }
+
+    /// Sets argument `index` alone, with the same checks.
+    template <class ArgRef>
+    DynamicKernel& set_arg(cl_uint index, ArgRef&& arg) {
+        static_assert(detail::outlives_the_call<ArgRef>,
+                      "DynamicKernel::set_arg: a temporary buffer, image or sampler is released "
+                      "when the statement ends, before the kernel runs: keep it in a variable "
+                      "until the launch");
+        return bind_one(index, std::as_const(arg));
+    }
+
+  private:
     template <class... Args>
-    DynamicKernel& set_args(const Args&... args) {
+    DynamicKernel& bind_all(const Args&... args) {
         static_assert((detail::DynamicArgument<Args> && ...),
                       "DynamicKernel::set_args: pass buffers, LocalMem<T>{count}, svm(p) or "
                       "trivially copyable values (not pointers, arrays or bool)");
@@ -705,9 +750,8 @@ class DynamicKernel : public KernelBase {
         return *this;
     }
 
-    /// Sets argument `index` alone, with the same checks.
     template <class Arg>
-    DynamicKernel& set_arg(cl_uint index, const Arg& arg) {
+    DynamicKernel& bind_one(cl_uint index, const Arg& arg) {
         static_assert(detail::DynamicArgument<Arg>,
                       "DynamicKernel::set_arg: pass a buffer, LocalMem<T>{count}, svm(p) or a "
                       "trivially copyable value (not a pointer, array or bool)");
@@ -728,6 +772,7 @@ class DynamicKernel : public KernelBase {
         return *this;
     }
 
+  public:
     /// A kernel of its own for another thread, as Kernel::clone(): on OpenCL 2.1+ platforms it
     /// keeps the argument values set so far, on older ones they must be set again.
     [[nodiscard]] DynamicKernel clone(OnError = {}) const {

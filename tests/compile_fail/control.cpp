@@ -31,3 +31,10 @@ void control_images(cf::Invert& invert, cf::Shift& shift, cf::Images& i, cf::Arg
     shift.set_args(i.in, i.sampler, i.out, cl_int{1});
     (void)a;
 }
+
+// Buffers held in variables (sub-buffers too) are what set_args takes.
+void control_kept_alive(cf::VectorAdd& add, cf::DynamicKernel& kernel, cf::Args& a) {
+    const cf::ReadOnlyBuffer<float> part = a.in.sub(0, 16);
+    add.set_args(part, a.in, a.out, a.n);
+    kernel.set_arg(0, part);
+}
