@@ -34,43 +34,64 @@ namespace pixel {
 
 /// Four 8-bit channels read as floats in [0, 1] (read_imagef).
 struct rgba8 {
+    /// The OpenCL channel order (image_channel_order of cl_image_format).
     static constexpr cl_channel_order order = CL_RGBA;
+    /// The OpenCL channel data type (image_channel_data_type of cl_image_format).
     static constexpr cl_channel_type type = CL_UNORM_INT8;
+    /// The host type of one pixel in transfers and mapped views.
     using host_type = cl_uchar4;
+    /// The format's name, for error messages.
     static constexpr const char* name = "rgba8 (CL_RGBA, CL_UNORM_INT8)";
 };
 /// Four 8-bit channels read as unsigned integers (read_imageui).
 struct rgba_u8 {
+    /// The OpenCL channel order.
     static constexpr cl_channel_order order = CL_RGBA;
+    /// The OpenCL channel data type.
     static constexpr cl_channel_type type = CL_UNSIGNED_INT8;
+    /// The host type of one pixel.
     using host_type = cl_uchar4;
+    /// The format's name, for error messages.
     static constexpr const char* name = "rgba_u8 (CL_RGBA, CL_UNSIGNED_INT8)";
 };
 /// Four 32-bit float channels (read_imagef).
 struct rgba_f32 {
+    /// The OpenCL channel order.
     static constexpr cl_channel_order order = CL_RGBA;
+    /// The OpenCL channel data type.
     static constexpr cl_channel_type type = CL_FLOAT;
+    /// The host type of one pixel.
     using host_type = cl_float4;
+    /// The format's name, for error messages.
     static constexpr const char* name = "rgba_f32 (CL_RGBA, CL_FLOAT)";
 };
 /// One 32-bit float channel (read_imagef(...).x).
 struct r_f32 {
+    /// The OpenCL channel order.
     static constexpr cl_channel_order order = CL_R;
+    /// The OpenCL channel data type.
     static constexpr cl_channel_type type = CL_FLOAT;
+    /// The host type of one pixel.
     using host_type = cl_float;
+    /// The format's name, for error messages.
     static constexpr const char* name = "r_f32 (CL_R, CL_FLOAT)";
 };
 /// One 8-bit channel read as a float in [0, 1].
 struct r8 {
+    /// The OpenCL channel order.
     static constexpr cl_channel_order order = CL_R;
+    /// The OpenCL channel data type.
     static constexpr cl_channel_type type = CL_UNORM_INT8;
+    /// The host type of one pixel.
     using host_type = cl_uchar;
+    /// The format's name, for error messages.
     static constexpr const char* name = "r8 (CL_R, CL_UNORM_INT8)";
 };
 
 /// Not a format: in a kernel parameter (ReadImage2D<pixel::any>), any pixel format fits. Kernels
 /// typed from their source get it, since OpenCL C does not say an image's format.
 struct any {
+    /// Shown in error messages.
     static constexpr const char* name = "any pixel format";
 };
 
@@ -105,9 +126,13 @@ using Image2DArray = Image<ImageShape::image2d_array, Pixel, Access>;
 /// array) and `size` in pixels (the third is 1 for a 2D image). For transfers, `row_pitch` and
 /// `slice_pitch` say how the host memory is laid out, in pixels (0: tightly packed).
 struct ImageRegion {
+    /// The first pixel: x, y, and the slice (3D) or layer (array); 0 for a 2D image.
     std::array<std::size_t, 3> origin{0, 0, 0};
+    /// Width, height and depth (or layers) in pixels; the third is 1 for a 2D image.
     std::array<std::size_t, 3> size{0, 0, 0};
+    /// Host pixels from one row to the next in transfers (0: size[0], tightly packed).
     std::size_t row_pitch = 0;
+    /// Host pixels from one slice (or layer) to the next in transfers (0: row pitch * size[1]).
     std::size_t slice_pitch = 0;
 
     /// A rectangle of a 2D image (or of the first layer of an array).
@@ -334,8 +359,10 @@ inline bool check_host_layout(const char* call, const ImageRegion& region, std::
 template <class T>
 class MappedImage {
   public:
+    /// The pixel's host type without const.
     using value_type = std::remove_cv_t<T>;
 
+    /// An empty view (nothing mapped).
     MappedImage() = default;
 
     /// The pixel at (x, y, z) of the region (z: slice or layer, 0 for a 2D image).
@@ -352,8 +379,11 @@ class MappedImage {
     std::size_t slice_pitch() const noexcept { return slice_pitch_; }
     /// The region's size in pixels.
     const std::array<std::size_t, 3>& size() const noexcept { return size_; }
+    /// The first mapped pixel (the region's origin); rows follow row_pitch(), not size()[0].
     T* data() const noexcept { return view_.data(); }
+    /// True for an empty (default-constructed, moved-from or unmapped) view.
     bool empty() const noexcept { return view_.empty(); }
+    /// True while the view holds a mapping.
     explicit operator bool() const noexcept { return !view_.empty(); }
 
     /// Unmaps now, reporting a failure (see OnError); the view is empty afterwards.
@@ -375,6 +405,13 @@ class MappedImage {
     std::size_t slice_pitch_ = 0;
 };
 
+/// An OpenCL image (a cl_mem from clCreateImage) of shape `Shape` whose pixel format (Pixel:
+/// pixel::rgba8, ...) and kernel access (ReadOnly, WriteOnly or ReadWrite) are part of the type,
+/// so transfers take spans of Pixel::host_type and set_args checks the kernel parameter it is
+/// passed to. Creation checks that a device of the context supports images, that the format is
+/// supported (clGetSupportedImageFormats) and the devices' size limits. Copying shares the memory
+/// object (clRetainMemObject), destruction releases it. Use the aliases Image2D, Image3D and
+/// Image2DArray.
 template <ImageShape Shape, class Pixel, class Access>
 class Image {
     static_assert(PixelFormat<Pixel>,
@@ -386,10 +423,13 @@ class Image {
     static constexpr bool two_d = Shape == ImageShape::image2d;
 
   public:
+    /// The pixel format (pixel::rgba8, ...).
     using pixel_type = Pixel;
+    /// The kernels' access: ReadOnly, WriteOnly or ReadWrite.
     using access_type = Access;
     /// The host type of one pixel (cl_uchar4 for rgba8, float for r_f32, ...).
     using host_type = typename Pixel::host_type;
+    /// The image's shape: 2D, 3D or 2D array.
     static constexpr ImageShape shape = Shape;
 
     /// An empty image (no memory object); assign a real one before use.
@@ -422,7 +462,9 @@ class Image {
         return Image(detail::Handle<cl_mem>::retain(raw));
     }
 
+    /// Width in pixels (0 when empty).
     std::size_t width() const noexcept { return extent_[0]; }
+    /// Height in pixels (0 when empty).
     std::size_t height() const noexcept { return extent_[1]; }
     /// Slices of a 3D image (1 for a 2D image).
     std::size_t depth() const noexcept requires(Shape != ImageShape::image2d_array) {
@@ -436,7 +478,9 @@ class Image {
     std::array<std::size_t, 3> extent() const noexcept {
         return {extent_[0], extent_[1], extent_[2]};
     }
+    /// Pixels in the whole image: width * height * depth (or layers).
     std::size_t pixel_count() const noexcept { return extent_[0] * extent_[1] * extent_[2]; }
+    /// True for an empty (default-constructed or moved-from) image.
     bool empty() const noexcept { return pixel_count() == 0; }
     /// The region covering the whole image.
     ImageRegion whole() const noexcept { return {{0, 0, 0}, extent()}; }
@@ -472,27 +516,31 @@ class Image {
                                                         OnError = {}) const {
         return map<const host_type>(queue, CL_MAP_READ, whole(), wait);
     }
+    /// Maps `region` for reading (blocking).
     [[nodiscard]] MappedImage<const host_type> map_read(const Queue& queue,
                                                         const ImageRegion& region,
                                                         const WaitList& wait = {},
                                                         OnError = {}) const {
         return map<const host_type>(queue, CL_MAP_READ, region, wait);
     }
-    /// Maps for writing only (CL_MAP_WRITE_INVALIDATE_REGION: the view starts undefined).
+    /// Maps the whole image for writing only (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
+    /// undefined; blocking).
     [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const WaitList& wait = {},
                                                    OnError = {}) const {
         return map<host_type>(queue, CL_MAP_WRITE_INVALIDATE_REGION, whole(), wait);
     }
+    /// Maps `region` for writing only (CL_MAP_WRITE_INVALIDATE_REGION; blocking).
     [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const ImageRegion& region,
                                                    const WaitList& wait = {}, OnError = {}) const {
         return map<host_type>(queue, CL_MAP_WRITE_INVALIDATE_REGION, region, wait);
     }
-    /// Maps for reading and writing.
+    /// Maps the whole image for reading and writing (blocking).
     [[nodiscard]] MappedImage<host_type> map_read_write(const Queue& queue,
                                                         const WaitList& wait = {},
                                                         OnError = {}) const {
         return map<host_type>(queue, CL_MAP_READ | CL_MAP_WRITE, whole(), wait);
     }
+    /// Maps `region` for reading and writing (blocking).
     [[nodiscard]] MappedImage<host_type> map_read_write(const Queue& queue,
                                                         const ImageRegion& region,
                                                         const WaitList& wait = {},
@@ -500,18 +548,22 @@ class Image {
         return map<host_type>(queue, CL_MAP_READ | CL_MAP_WRITE, region, wait);
     }
 
+    /// Any clGetMemObjectInfo parameter, with its C++ type from openclaw's info table.
     template <cl_mem_info Param>
     detail::info_t<cl_mem, Param> info(OnError = {}) const {
         return detail::get_info<cl_mem, Param>(get());
     }
+    /// Any clGetImageInfo parameter, with its C++ type from openclaw's info table.
     template <cl_image_info Param>
     detail::info_t<detail::ImageInfo, Param> image_info(OnError = {}) const {
         return detail::get_info<detail::ImageInfo, Param>(get());
     }
 
+    /// The raw cl_mem (not retained; null when empty).
     cl_mem get() const noexcept { return handle_.get(); }
     /// The raw context the image belongs to (not retained: the image keeps it alive).
     cl_context context_handle() const noexcept { return context_; }
+    /// True when the image holds a memory object.
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   private:
@@ -815,23 +867,29 @@ class Sampler {
         return Sampler(detail::Handle<cl_sampler>::retain(raw));
     }
 
-    /// As the driver reports them.
+    /// Whether the sampler takes normalized coordinates (CL_SAMPLER_NORMALIZED_COORDS), as the
+    /// driver reports it.
     bool normalized_coords(OnError = {}) const { return info<CL_SAMPLER_NORMALIZED_COORDS>(); }
+    /// The addressing mode (CL_SAMPLER_ADDRESSING_MODE), as the driver reports it.
     AddressMode addressing(OnError = {}) const {
         return static_cast<AddressMode>(info<CL_SAMPLER_ADDRESSING_MODE>());
     }
+    /// The filter mode (CL_SAMPLER_FILTER_MODE), as the driver reports it.
     FilterMode filter(OnError = {}) const {
         return static_cast<FilterMode>(info<CL_SAMPLER_FILTER_MODE>());
     }
 
+    /// Any clGetSamplerInfo parameter, with its C++ type from openclaw's info table.
     template <cl_sampler_info Param>
     detail::info_t<cl_sampler, Param> info(OnError = {}) const {
         return detail::get_info<cl_sampler, Param>(get());
     }
 
+    /// The raw cl_sampler (not retained; null when empty).
     cl_sampler get() const noexcept { return handle_.get(); }
     /// The raw context the sampler belongs to (not retained: the sampler keeps it alive).
     cl_context context_handle() const noexcept { return context_; }
+    /// True when the sampler holds a sampler object.
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   private:

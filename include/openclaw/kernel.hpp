@@ -392,7 +392,9 @@ class KernelBase {
         return mem;
     }
 
-    /// Sets an image argument after the same checks as set_buffer.
+    /// \private Sets an image argument for parameter `index` after the same checks as
+    /// set_buffer (not empty, same context, not mapped in a way `use` conflicts with); returns
+    /// it for the launch-time mapping check, or nullptr after a failure.
     template <ImageShape Shape, class Pixel, class Access>
     cl_mem set_image(cl_uint index, const Image<Shape, Pixel, Access>& image,
                      detail::Use use) const {
@@ -412,6 +414,8 @@ class KernelBase {
         return mem;
     }
 
+    /// \private Sets a sampler argument for parameter `index` (clSetKernelArg) after refusing an
+    /// empty sampler or one of another context; false after a failure.
     bool set_sampler(cl_uint index, const Sampler& sampler) const {
         const cl_sampler raw = sampler.get();
         if (raw == nullptr) [[unlikely]] {

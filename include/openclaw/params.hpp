@@ -38,16 +38,28 @@ struct ReadImageOf {};
 /// (WriteOnly or ReadWrite).
 template <ImageShape Shape, class Pixel>
 struct WriteImageOf {};
+/// `read_only image2d_t` of Pixel: accepts ReadOnly or ReadWrite Image2Ds of that format (any
+/// format for pixel::any).
 template <class Pixel>
 using ReadImage2D = ReadImageOf<ImageShape::image2d, Pixel>;
+/// `write_only image2d_t` of Pixel: accepts WriteOnly or ReadWrite Image2Ds of that format (any
+/// format for pixel::any).
 template <class Pixel>
 using WriteImage2D = WriteImageOf<ImageShape::image2d, Pixel>;
+/// `read_only image3d_t` of Pixel: accepts ReadOnly or ReadWrite Image3Ds of that format (any
+/// format for pixel::any).
 template <class Pixel>
 using ReadImage3D = ReadImageOf<ImageShape::image3d, Pixel>;
+/// `write_only image3d_t` of Pixel: accepts WriteOnly or ReadWrite Image3Ds of that format (any
+/// format for pixel::any).
 template <class Pixel>
 using WriteImage3D = WriteImageOf<ImageShape::image3d, Pixel>;
+/// `read_only image2d_array_t` of Pixel: accepts ReadOnly or ReadWrite Image2DArrays of that format
+/// (any format for pixel::any).
 template <class Pixel>
 using ReadImage2DArray = ReadImageOf<ImageShape::image2d_array, Pixel>;
+/// `write_only image2d_array_t` of Pixel: accepts WriteOnly or ReadWrite Image2DArrays of that
+/// format (any format for pixel::any).
 template <class Pixel>
 using WriteImage2DArray = WriteImageOf<ImageShape::image2d_array, Pixel>;
 /// `sampler_t`: accepts a Sampler.
