@@ -253,6 +253,21 @@ class UserEvent : public Event {
         return detail::Handle<cl_event>::adopt(raw);
     }
     void set(cl_int status) const {
+        // A second clSetUserEventStatus is CL_INVALID_OPERATION by the specification, but not
+        // every driver says so (NVIDIA's returns CL_SUCCESS): the status is read first.
+        const detail::FailureWatch watch;
+        const cl_int current = this->status();
+        if (watch.failed()) {
+            return;
+        }
+        if (current == CL_COMPLETE || current < 0) {
+            detail::fail(CL_INVALID_OPERATION, "clSetUserEventStatus",
+                         detail::concat("a user event's status can be set once (it is already ",
+                                        current == CL_COMPLETE ? std::string("CL_COMPLETE")
+                                                               : std::string(code_name(current)),
+                                        ")"));
+            return;
+        }
         (void)detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus",
                             [] { return std::string("a user event's status can be set once"); });
     }

@@ -191,7 +191,6 @@ inline MadeKernel make_kernel(const Program& program, std::string_view name) {
     return {std::move(fresh), entry->description};
 }
 
-
 /// False for a temporary buffer, image or sampler passed to set_args: the kernel holds only the
 /// raw handle (clSetKernelArg keeps no reference), so the temporary is released when the
 /// statement ends, before the launch; NVIDIA's driver then reports CL_INVALID_KERNEL_ARGS, PoCL
