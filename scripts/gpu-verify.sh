@@ -34,7 +34,7 @@ timeout 240 cmake --build build/gcc -j "$jobs" > "$out/build.log" 2>&1 || {
 stage "unit tests, examples and leak checks on $platform"
 # Compile-fail, packaging and format tests do not depend on the device (they run in CI); the
 # fault injection is PoCL-specific in its call sequences and takes minutes.
-OPENCLAW_TEST_PLATFORM=$platform timeout 200 ctest --test-dir build/gcc -j 8 --timeout 120 \
+OPENCLAW_TEST_PLATFORM=$platform timeout 200 ctest --test-dir build/gcc -j 8 --timeout 120 --output-on-failure \
   -E "compile-fail|package|format|fault injection|bench-smoke|embed:" \
   > "$out/ctest-$platform.log" 2>&1
 tail -15 "$out/ctest-$platform.log"
