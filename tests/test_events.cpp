@@ -105,6 +105,11 @@ TEST_CASE("a user event holds work back until the host completes it") {
     const auto twice = thrown<openclaw::Error>([&] { gate.complete(); });
     REQUIRE(twice);
     CHECK(twice->call() == "clSetUserEventStatus");
+    CHECK(twice->cl_code() == CL_INVALID_OPERATION);
+    CHECK_THAT(twice->what(), has("can be set once (it is already CL_COMPLETE)"));
+    const auto failed_after = thrown<openclaw::Error>([&] { gate.fail(-1); });
+    REQUIRE(failed_after);
+    CHECK(failed_after->cl_code() == CL_INVALID_OPERATION);
     const auto positive = thrown<openclaw::Error>([&] { gate.fail(3); });
     REQUIRE(positive);
     CHECK_THAT(positive->what(), has("a failure code must be negative, got 3"));
