@@ -231,15 +231,10 @@ struct Job {
 /// LeakSanitizer's stop-the-world tracer occasionally crashes by itself at exit (google/sanitizers
 /// issue 1353): no leak check ran, so that run says nothing about the scenario. Only that exact
 /// failure is run again, once.
-/// (The same goes for the runtime's own munmap failing at a thread's exit: "AddressSanitizer
-/// failed to deallocate", a CHECK in sanitizer_posix.cpp;
-/// tests/support/sanitizer_runtime_retry.sh.)
 bool lsan_tracer_crashed(int status, const std::string& output) {
     const auto has = [&](const char* text) { return output.find(text) != std::string::npos; };
-    const bool tracer =
-        has("Tracer caught signal") && has("LeakSanitizer has encountered a fatal error");
-    const bool unmap = has("AddressSanitizer failed to deallocate") && has("unable to unmap");
-    return (!WIFEXITED(status) || WEXITSTATUS(status) != 0) && (tracer || unmap) &&
+    return (!WIFEXITED(status) || WEXITSTATUS(status) != 0) && has("Tracer caught signal") &&
+           has("LeakSanitizer has encountered a fatal error") &&
            !has("ERROR: LeakSanitizer: detected") && !has("ERROR: AddressSanitizer: ") &&
            !has("runtime error:");
 }
