@@ -4,6 +4,7 @@
 // the entry point that failed, and a query failing while an error is worded does not replace it.
 #include <openclaw/openclaw.hpp>
 
+#include <coroutine>
 #include <string>
 #include <utility>
 #include <vector>
@@ -278,4 +279,33 @@ TEST_CASE("a query failing while an error is worded does not replace that error"
         CHECK(code == CL_OUT_OF_RESOURCES);
     }
     CHECK(hook_calls.size() <= 2);
+}
+
+// Not a failure, but only the interposer can count calls: co_await must submit the awaited
+// command's queue before it suspends (NVIDIA's driver holds queued commands back until a flush,
+// and a callback on a command never submitted does not fire), and must not flush for an event
+// that has no queue (a user event).
+TEST_CASE("co_await flushes the awaited command's queue, once, before it suspends") {
+    const Injected injected;
+    REQUIRE(injected);
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<cl_int> data{env().context, 64};
+    const openclaw::UserEvent gate{env().context};
+    const openclaw::Event fill =
+        data.fill(queue, 1, 0, 64, openclaw::with_event, openclaw::after(gate));
+
+    const long before = injected->calls("clFlush");
+    auto on_fill = operator co_await(fill);
+    REQUIRE_FALSE(on_fill.await_ready());  // held back by the gate
+    on_fill.await_suspend(std::noop_coroutine());
+    CHECK(injected->calls("clFlush") == before + 1);
+
+    auto on_gate = operator co_await(static_cast<const openclaw::Event&>(gate));
+    REQUIRE_FALSE(on_gate.await_ready());
+    on_gate.await_suspend(std::noop_coroutine());
+    CHECK(injected->calls("clFlush") == before + 1);  // a user event has no queue to flush
+
+    gate.complete();
+    fill.wait();
+    CHECK(fill.is_complete());
 }
