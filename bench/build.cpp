@@ -22,23 +22,6 @@
 
 namespace {
 
-constexpr const char* vector_add_source = R"CLC(
-__kernel void add_float(__global const float* a, __global const float* b, __global float* c,
-                        const uint n) {
-    const uint i = get_global_id(0);
-    if (i < n) {
-        c[i] = a[i] + b[i];
-    }
-}
-__kernel void add_float4(__global const float4* a, __global const float4* b, __global float4* c,
-                         const uint n) {
-    const uint i = get_global_id(0);
-    if (i < n) {
-        c[i] = a[i] + b[i];
-    }
-}
-)CLC";
-
 /// `source` with a program-scope constant no build has seen: it changes the text and the program,
 /// so every cache keyed on either misses.
 std::string unseen(std::string_view source) {
@@ -132,7 +115,7 @@ int main(int argc, char** argv) try {
                      }});
 
     std::vector<std::pair<std::string, std::string>> sources = {
-        {"vector add (2 kernels)", vector_add_source}};
+        {"vector add (2 kernels)", bench::vector_add_source}};
     if (smoke) {
         std::printf("# kernels300.cl left out in smoke mode\n");
     } else if (device.supports_extension("cl_khr_fp64")) {

@@ -126,4 +126,22 @@ inline std::string human_bytes(std::size_t bytes) {
     return std::to_string(bytes >> 10) + " KiB";
 }
 
+/// The vector add of bench_vector_add (float and float4), which bench_build builds too.
+inline constexpr const char* vector_add_source = R"CLC(
+__kernel void add_float(__global const float* a, __global const float* b, __global float* c,
+                        const uint n) {
+    const uint i = get_global_id(0);
+    if (i < n) {
+        c[i] = a[i] + b[i];
+    }
+}
+__kernel void add_float4(__global const float4* a, __global const float4* b, __global float4* c,
+                         const uint n) {
+    const uint i = get_global_id(0);
+    if (i < n) {
+        c[i] = a[i] + b[i];
+    }
+}
+)CLC";
+
 }  // namespace bench

@@ -19,23 +19,6 @@
 
 namespace {
 
-constexpr const char* source = R"CLC(
-__kernel void add_float(__global const float* a, __global const float* b, __global float* c,
-                        const uint n) {
-    const uint i = get_global_id(0);
-    if (i < n) {
-        c[i] = a[i] + b[i];
-    }
-}
-__kernel void add_float4(__global const float4* a, __global const float4* b, __global float4* c,
-                         const uint n) {
-    const uint i = get_global_id(0);
-    if (i < n) {
-        c[i] = a[i] + b[i];
-    }
-}
-)CLC";
-
 // Values whose sums are exact in float, so the check can compare for equality.
 float a_value(std::size_t i) {
     return static_cast<float>(i % 1024);
@@ -84,7 +67,7 @@ int main(int argc, char** argv) try {
     const openclaw::ReadOnlyBuffer<float> a{context, host_a};
     const openclaw::ReadOnlyBuffer<float> b{context, host_b};
     const openclaw::ReadWriteBuffer<float> c{context, floats};
-    const auto program = openclaw::Program::build(context, source);
+    const auto program = openclaw::Program::build(context, bench::vector_add_source);
 
     const cl_command_queue raw_queue = queue.get();
     cl::CommandQueue clhpp_queue(raw_queue, true);
