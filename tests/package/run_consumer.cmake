@@ -8,28 +8,12 @@ cmake_minimum_required(VERSION 3.21)  # policies of a project, for IN_LIST and f
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
-                  ERROR_VARIABLE output)
-  message("${output}")
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "failed (${result}): ${ARGN}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")  # run(), check_installed()
 
 # The install must hold the headers, the CMake package and the pkg-config file.
 function(install_into prefix)
   run("${CMAKE_COMMAND}" --install "${OPENCLAW_BINARY_DIR}" --prefix "${prefix}")
-  foreach(file include/openclaw/openclaw.hpp include/openclaw/detail/handle.hpp
-               share/cmake/openclaw/openclawConfig.cmake
-               share/cmake/openclaw/openclawConfigVersion.cmake
-               share/cmake/openclaw/openclawTargets.cmake
-               share/cmake/openclaw/openclawEmbedKernels.cmake
-               share/pkgconfig/openclaw.pc)
-    if(NOT EXISTS "${prefix}/${file}")
-      message(FATAL_ERROR "the install lacks ${file}")
-    endif()
-  endforeach()
+  check_installed("${prefix}" "the install")
 endfunction()
 
 set(consumer_dir "${OPENCLAW_SOURCE_DIR}/tests/package")

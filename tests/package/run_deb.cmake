@@ -11,14 +11,7 @@ if(NOT DPKG_DEB)
   return()
 endif()
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output
-                  ERROR_VARIABLE output)
-  message("${output}")
-  if(NOT result EQUAL 0)
-    message(FATAL_ERROR "failed (${result}): ${ARGN}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")  # run(), check_installed()
 
 set(package_build "${WORK_DIR}/package-build")
 run("${CMAKE_COMMAND}" -S "${OPENCLAW_SOURCE_DIR}" -B "${package_build}" -G "${GENERATOR}"
@@ -60,16 +53,7 @@ file(GLOB top RELATIVE "${root}" "${root}/*")
 if(NOT top STREQUAL "usr")
   message(FATAL_ERROR "the .deb installs outside /usr: ${top}")
 endif()
-foreach(file include/openclaw/openclaw.hpp include/openclaw/detail/handle.hpp
-             share/cmake/openclaw/openclawConfig.cmake
-             share/cmake/openclaw/openclawConfigVersion.cmake
-             share/cmake/openclaw/openclawTargets.cmake
-             share/cmake/openclaw/openclawEmbedKernels.cmake
-             share/pkgconfig/openclaw.pc)
-  if(NOT EXISTS "${root}/usr/${file}")
-    message(FATAL_ERROR "the .deb lacks /usr/${file}")
-  endif()
-endforeach()
+check_installed("${root}/usr" "the .deb's /usr")
 
 # The unpacked openclaw.pc points at the unpacked headers (it finds its prefix from its own place).
 if(PKG_CONFIG)
