@@ -91,6 +91,38 @@ __kernel void broken(__global float* out) {
     CHECK(thrown<openclaw::Error>([&] { (void)openclaw::Program::build(env().context, broken); }));
 }
 
+// Program::build builds again without the -cl-kernel-arg-info it added only when a build failed
+// in the driver's assembler; a source error is reported as it is (and compiled once). The log is
+// the one NVIDIA's driver 580 gave on the H200 for a kernel without parameters.
+TEST_CASE("only an assembler failure makes Program::build try again without arg info") {
+    using openclaw::BuildLog;
+    const BuildLog assembler{"NVIDIA H200", CL_BUILD_ERROR,
+                             "ptxas application ptx input, line 27; fatal   : Parsing error near "
+                             "'}': syntax error\nptxas fatal   : Ptx assembly aborted due to "
+                             "errors\n"};
+    const BuildLog source_error{"NVIDIA H200", CL_BUILD_ERROR,
+                                "<kernel>:3:14: error: use of undeclared identifier 'x'\n"};
+    const BuildLog built{"NVIDIA H200", CL_BUILD_SUCCESS, "ptxas info: 0 bytes stack frame\n"};
+    CHECK(openclaw::detail::assembler_failed({assembler}));
+    CHECK(openclaw::detail::assembler_failed({built, assembler}));
+    CHECK_FALSE(openclaw::detail::assembler_failed({source_error}));
+    CHECK_FALSE(openclaw::detail::assembler_failed({built}));  // a log of a build that succeeded
+    CHECK_FALSE(openclaw::detail::assembler_failed({}));
+
+    // A real source error on this device is the error of the build with the option (a second
+    // build without it would have reported its own options).
+    const auto error = thrown<openclaw::BuildError>([] {
+        (void)openclaw::Program::build(env().context,
+                                       "__kernel void k(int a) { undefined_here = a; }",
+                                       openclaw::BuildOptions{}.kernel_arg_info(true));
+    });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_BUILD_PROGRAM_FAILURE);
+    CHECK_THAT(error->what(), has("added by openclaw: "));
+    CHECK_THAT(error->what(), has("-cl-kernel-arg-info)"));
+    CHECK_THAT(error->what(), has("undefined_here"));
+}
+
 TEST_CASE("an invalid build option is reported as such") {
     const auto error = thrown<openclaw::Error>([] {
         (void)openclaw::Program::build(env().context, with_define,

@@ -616,7 +616,7 @@ class Kernel : public KernelBase {
         constexpr bool all_fit = (detail::argument_fits<I, Params, Args>() && ...);
         if constexpr (all_fit) {
             // Stops at the first failure (reported through OnError when it does not throw).
-            (set_one<Params>(static_cast<cl_uint>(I), args) && ...);
+            (void)(set_one<Params>(static_cast<cl_uint>(I), args) && ...);
         }
     }
 

@@ -244,7 +244,9 @@ class BuildOptions {
     /// Chooses whether Program::build adds -cl-kernel-arg-info, with which the driver describes
     /// every kernel parameter and openclaw checks kernels against that description. By default
     /// it is added in builds without NDEBUG (on devices of OpenCL 1.2 or later). `false` only
-    /// stops openclaw from adding it; an explicit "-cl-kernel-arg-info" option stays.
+    /// stops openclaw from adding it; an explicit "-cl-kernel-arg-info" option stays. If a build
+    /// with the option openclaw added fails in the driver's assembler (NVIDIA's, for kernels
+    /// without parameters), Program::build builds again without it.
     BuildOptions& kernel_arg_info(bool on) noexcept {
         arg_info_ = on ? ArgInfo::on : ArgInfo::off;
         return *this;
@@ -392,6 +394,18 @@ MadeKernel make_kernel(const Program& program, std::string_view name);
 
 }  // namespace detail
 
+namespace detail {
+
+/// True when a device's build failed in the driver's assembler (NVIDIA's ptxas) rather than on
+/// the source: the front end accepted the program and the compiler's own output was refused.
+inline bool assembler_failed(const std::vector<BuildLog>& logs) {
+    return std::any_of(logs.begin(), logs.end(), [](const BuildLog& log) {
+        return log.status == CL_BUILD_ERROR && log.log.find("ptxas") != std::string::npos;
+    });
+}
+
+}  // namespace detail
+
 /// An OpenCL program (cl_program) built for the devices of a context, from source, binaries or
 /// IL; makes Kernels by name. Copying shares it (clRetainProgram), destruction releases it.
 class Program {
@@ -439,7 +453,18 @@ class Program {
         Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
         code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
         if (code != CL_SUCCESS) {
-            program.build_failed(code, options, effective);
+            FailedBuild failed = program.failed_build();
+            if (code == CL_BUILD_PROGRAM_FAILURE && added_arg_info(options, effective) &&
+                detail::assembler_failed(failed.logs)) {
+                // NVIDIA's compiler (driver 580, H200) emits PTX its own assembler rejects for a
+                // kernel without parameters when -cl-kernel-arg-info is given. The option was
+                // openclaw's, not the caller's: build without it (kernels then keep the checks
+                // that need no driver description; kernel_arg_info() says false).
+                BuildOptions without = options;
+                without.kernel_arg_info(false);
+                return build(context, source, without);
+            }
+            program.build_failed(code, options, effective, std::move(failed));
             return {};
         }
         if (key) {
@@ -468,7 +493,7 @@ class Program {
         const cl_int code =
             clBuildProgram(program.get(), 0, nullptr, options.str().c_str(), nullptr, nullptr);
         if (code != CL_SUCCESS) {
-            program.build_failed(code, options, options);
+            program.build_failed(code, options, options, program.failed_build());
             return {};
         }
         return program;
@@ -522,7 +547,7 @@ class Program {
                         detail::ProgramFlags::of(options, devices));
         code = clBuildProgram(raw, 0, nullptr, options.str().c_str(), nullptr, nullptr);
         if (code != CL_SUCCESS) {
-            program.build_failed(code, options, options);
+            program.build_failed(code, options, options, program.failed_build());
             return {};
         }
         return program;
@@ -795,24 +820,39 @@ class Program {
         }
     }
 
-    [[gnu::noinline, gnu::cold]] void build_failed(cl_int code, const BuildOptions& options,
-                                                   const BuildOptions& effective) const {
+    static bool added_arg_info(const BuildOptions& options, const BuildOptions& effective) {
+        return !options.contains("-cl-kernel-arg-info") &&
+               effective.contains("-cl-kernel-arg-info");
+    }
+
+    // The logs of a failed build, or why there are none.
+    struct FailedBuild {
         std::vector<BuildLog> logs;
-        std::size_t failed = 0;
         std::string unavailable_why;
-        {
-            // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers), or reading them
-            // fails too: the build's own code is still the error, and the message says why no log.
-            Status unavailable;
-            const OnError quiet(unavailable);
-            logs = build_logs();
-            if (unavailable.failed()) {
-                logs.clear();
-                unavailable_why = unavailable.what();
-            }
-            for (const BuildLog& log : logs) {
-                failed += log.status == CL_BUILD_ERROR ? 1 : 0;
-            }
+    };
+
+    [[gnu::noinline, gnu::cold]] FailedBuild failed_build() const {
+        // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers), or reading them
+        // fails too: the build's own code is still the error, and the message says why no log.
+        FailedBuild result;
+        Status unavailable;
+        const OnError quiet(unavailable);
+        result.logs = build_logs();
+        if (unavailable.failed()) {
+            result.logs.clear();
+            result.unavailable_why = unavailable.what();
+        }
+        return result;
+    }
+
+    [[gnu::noinline, gnu::cold]] void build_failed(cl_int code, const BuildOptions& options,
+                                                   const BuildOptions& effective,
+                                                   FailedBuild why) const {
+        std::vector<BuildLog> logs = std::move(why.logs);
+        const std::string unavailable_why = std::move(why.unavailable_why);
+        std::size_t failed = 0;
+        for (const BuildLog& log : logs) {
+            failed += log.status == CL_BUILD_ERROR ? 1 : 0;
         }
         std::string added =
             effective.str().substr(std::min(options.str().size(), effective.str().size()));
