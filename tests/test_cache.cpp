@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -27,10 +28,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A fresh, empty cache directory per test.
+// Removes the tests' cache directories when the program ends.
+struct ScratchDirectories {
+    std::vector<fs::path> made;
+    ScratchDirectories() = default;
+    ScratchDirectories(const ScratchDirectories&) = delete;
+    ScratchDirectories& operator=(const ScratchDirectories&) = delete;
+    ~ScratchDirectories() {
+        for (const fs::path& dir : made) {
+            std::error_code ignored;
+            fs::remove_all(dir, ignored);
+        }
+    }
+};
+
+// A fresh, empty cache directory per test, and per process: ctest runs this program and its leak
+// check at the same time, and a directory they shared would see the other's entries come and go.
 fs::path fresh_directory(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("openclaw-cache-test-" + name);
+#if defined(__unix__)
+    const std::string process = std::to_string(getpid());
+#else
+    const std::string process = "0";
+#endif
+    const fs::path dir =
+        fs::temp_directory_path() / ("openclaw-cache-test-" + process + "-" + name);
     fs::remove_all(dir);
+    static ScratchDirectories scratch;
+    scratch.made.push_back(dir);
     return dir;
 }
 
@@ -298,6 +322,9 @@ TEST_CASE("processes building the same program at once share one entry") {
     const openclaw::BinaryCache cache{dir};
     openclaw::Program program;
     REQUIRE(build_and_check(env().context, env().queue, cache, 5, &program));
+    const auto stats = cache.stats();
+    INFO("this process: hits " << stats.hits << ", misses " << stats.misses << ", rejected "
+                               << stats.rejected);
     CHECK(program.loaded_from_cache());
 }
 #endif

@@ -4,8 +4,10 @@
 // the entry point that failed, and a query failing while an error is worded does not replace it.
 #include <openclaw/openclaw.hpp>
 
+#include <chrono>
 #include <coroutine>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -305,7 +307,17 @@ TEST_CASE("co_await flushes the awaited command's queue, once, before it suspend
     on_gate.await_suspend(std::noop_coroutine());
     CHECK(injected->calls("clFlush") == before + 1);  // a user event has no queue to flush
 
+    const long releases = injected->calls("clReleaseEvent");
     gate.complete();
     fill.wait();
     CHECK(fill.is_complete());
+    // Each callback's state holds a reference to its event, released on the driver's thread once
+    // the callback ran, which may be after wait() returned (NVIDIA): wait for both releases, or
+    // the leak check could find them live at exit.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (injected->calls("clReleaseEvent") < releases + 2 &&
+           std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    CHECK(injected->calls("clReleaseEvent") == releases + 2);
 }
