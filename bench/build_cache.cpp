@@ -19,6 +19,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common.hpp"
@@ -66,6 +67,8 @@ int child(const std::string& cache_dir, const std::string& source_path) {
         std::fprintf(stderr, "wrong result %g\n", back[1023]);
         return 1;
     }
+    std::printf("device: %s (%s)\n", device.name().c_str(),
+                device.platform().version_string().c_str());
     std::printf("ms %.3f %.3f %d\n", (end - before_build) * 1e3, (before_build - start) * 1e3,
                 program.loaded_from_cache() ? 1 : 0);
     return 0;
@@ -74,6 +77,7 @@ int child(const std::string& cache_dir, const std::string& source_path) {
 struct Run {
     double ms = 0;
     bool hit = false;
+    std::string device;  // the "device: ..." line the child printed
 };
 
 // Runs a child with the drivers' caches in `driver_cache` (PoCL and NVIDIA honour these).
@@ -93,6 +97,8 @@ Run spawn(const std::string& self, const fs::path& driver_cache, const std::stri
         int hit = 0;
         if (std::sscanf(line, "ms %lf %lf %d", &run.ms, &setup, &hit) == 3) {
             run.hit = hit != 0;
+        } else if (std::string_view(line).starts_with("device: ")) {
+            run.device = line;
         }
     }
     if (pclose(pipe) != 0) {
@@ -174,8 +180,10 @@ int main(int argc, char** argv) try {
         fs::create_directories(dir);
         return dir;
     };
-    std::printf("device: %s (%s)\nsource: %s\n", bench::pick_device().name().c_str(),
-                bench::pick_device().platform().version_string().c_str(),
+    // The parent makes no OpenCL call before its children have run: with NVIDIA's driver loaded
+    // in the parent, children spawned from it did not see the NVIDIA platform (H200, driver
+    // 580). The children report the device.
+    std::printf("source: %s\n",
                 source_path.empty() ? "a one-kernel smoke source" : source_path.c_str());
 
     // Each case: `runs` children, medians. "cold" = empty driver cache and no openclaw cache.
@@ -184,7 +192,11 @@ int main(int argc, char** argv) try {
     for (int r = 0; r < runs; ++r) {
         const fs::path driver_cache = fresh("driver");
         const fs::path our_cache = fresh("ours");
-        cold.push_back(spawn(self, driver_cache, "off", source_path).ms);
+        const Run first = spawn(self, driver_cache, "off", source_path);
+        if (r == 0) {
+            std::printf("%s", first.device.c_str());
+        }
+        cold.push_back(first.ms);
         driver.push_back(spawn(self, driver_cache, "off", source_path).ms);
         (void)spawn(self, fresh("driver-filler"), our_cache.string(), source_path);  // fills ours
         const Run only = spawn(self, fresh("driver-empty"), our_cache.string(), source_path);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,15 @@ inline openclaw::Device pick_device() {
                 fallback = device;
             }
         }
+    }
+    if (!fallback && filter != nullptr) {  // say why, rather than fail later on a null device
+        std::string names;
+        for (const auto& platform : openclaw::Platform::list()) {
+            names += (names.empty() ? "\"" : ", \"") + platform.name() + "\"";
+        }
+        throw std::runtime_error("OPENCLAW_BENCH_PLATFORM=\"" + std::string(filter) +
+                                 "\" matches no platform with a device (platforms: " +
+                                 (names.empty() ? "none" : names) + ")");
     }
     return fallback;
 }

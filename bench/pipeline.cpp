@@ -2,6 +2,7 @@
 // same work serialised, in one run. The kernel's work per element is calibrated first so that a
 // chunk's compute time matches its upload plus download time, where overlap matters most.
 // Usage: bench_pipeline [--smoke] [--chunk-mib N] [--chunks N]
+#include <algorithm>
 #include <string>
 
 #include "common.hpp"
@@ -26,20 +27,32 @@ int main(int argc, char** argv) try {
     const openclaw::Context context{device};
     example::Pipeline pipeline(context, device, chunk_mib * (1 << 20) / sizeof(cl_uint), chunks, 0);
 
-    // Serial time is transfers + work * per-step cost: two runs give both.
+    // Serial time is transfers + work * per-step cost. The probe doubles the work until the
+    // kernels' share is measurable (at least the transfers' time: on a GPU a few hundred steps
+    // vanish in the noise, and a per-step cost read from noise would make the work enormous),
+    // then the work is scaled so that the kernels take as long as the transfers.
     pipeline.run_serial();
     const double base = pipeline.run_serial();
-    const cl_uint probe = smoke ? 16 : 256;
-    pipeline.set_work(probe);
-    const double probed = pipeline.run_serial();
+    cl_uint probe = smoke ? 16 : 64;
+    double probed = base;
+    for (;;) {
+        pipeline.set_work(probe);
+        probed = pipeline.run_serial();
+        std::fprintf(stderr, "# probe: %u steps, %.2f ms\n", probe, probed * 1e3);
+        if (probed - base >= base || probe >= (1u << 24)) {
+            break;
+        }
+        probe *= 2;
+    }
     const double per_step = std::max(1e-12, (probed - base) / probe);
-    const auto work = static_cast<cl_uint>(std::clamp(base / per_step, 1.0, 1e6));
+    const auto work = static_cast<cl_uint>(std::clamp(base / per_step, 1.0, double(probe)));
     pipeline.set_work(work);
     std::printf(
         "# pipeline on \"%s\" (%s): %zu chunks of %zu MiB, %u steps per element "
         "(calibrated: transfers %.2f ms per run)\n",
         device.name().c_str(), device.platform().version_string().c_str(), chunks, chunk_mib, work,
         base * 1e3);
+    std::fflush(stdout);
 
     std::vector<double> serial, overlapped, coroutines;
     const int samples = smoke ? 1 : 5;
@@ -47,6 +60,9 @@ int main(int argc, char** argv) try {
         serial.push_back(pipeline.run_serial());
         overlapped.push_back(pipeline.run_overlapped());
         coroutines.push_back(pipeline.run_coroutines());
+        std::printf("# sample %d: serial %.2f ms, overlapped %.2f ms, coroutines %.2f ms\n", s,
+                    serial.back() * 1e3, overlapped.back() * 1e3, coroutines.back() * 1e3);
+        std::fflush(stdout);  // a run cut short still shows what it measured
     }
     if (pipeline.wrong() != 0) {
         std::fprintf(stderr, "the pipeline computed wrong values\n");
