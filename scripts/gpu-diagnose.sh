@@ -7,10 +7,13 @@
 #       "async_pipeline:8 4 64" leak:test_cache
 # (after the colon: a test case name, or a program's arguments; leak:<program> runs the
 # reliability leak check of that program)
+# Everything is packed into $OUT/gpu-diagnose.tgz at exit (the lent machine returns few files).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/gpu-diagnose}
-mkdir -p "$out"
+final=${OUT:-$root/build/gpu-diagnose}
+out=$(mktemp -d)
+mkdir -p "$final"
+trap 'tar czf "$final/gpu-diagnose.tgz" -C "$out" .' EXIT
 cd "$root"
 targets=$1
 shift

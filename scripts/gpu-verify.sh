@@ -7,9 +7,16 @@
 # the others' time.
 #
 #   OUT=/tmp/out OPENCLAW_GPU_PLATFORM=NVIDIA scripts/gpu-verify.sh
+#
+# The lent machine returns only a few files from $OUT: everything is written to a scratch folder
+# and packed into $OUT/gpu-verify.tgz at exit (stages.txt beside it). Do not wrap this script in
+# `exec > >(tee ...)` with a `wait` after it: bash's wait then waits for tee, for ever.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/gpu-verify}
+final=${OUT:-$root/build/gpu-verify}
+out=$(mktemp -d)
+mkdir -p "$final"
+trap 'tar czf "$final/gpu-verify.tgz" -C "$out" . && cp "$out/stages.txt" "$final/"' EXIT
 platform=${OPENCLAW_GPU_PLATFORM:-NVIDIA}
 jobs=$(nproc)
 mkdir -p "$out"
