@@ -392,10 +392,6 @@ struct ProgramState {
 struct MadeKernel;
 MadeKernel make_kernel(const Program& program, std::string_view name);
 
-}  // namespace detail
-
-namespace detail {
-
 /// True when a device's build failed in the driver's assembler (NVIDIA's ptxas) rather than on
 /// the source: the front end accepted the program and the compiler's own output was refused.
 inline bool assembler_failed(const std::vector<BuildLog>& logs) {
