@@ -7,14 +7,13 @@
 #       "async_pipeline:8 4 64" leak:test_cache
 # (after the colon: a test case name, or a program's arguments; leak:<program> runs the
 # reliability leak check of that program)
-# Everything is packed into $OUT/gpu-diagnose.tgz at exit (the lent machine returns few files).
+# Everything is packed into $OUT/gpu-diagnose.tgz (see gpu-output.sh).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-final=${OUT:-$root/build/gpu-diagnose}
-out=$(mktemp -d)
-mkdir -p "$final"
-trap 'tar czf "$final/gpu-diagnose.tgz" -C "$out" .' EXIT
-cd "$root"
+# shellcheck source=scripts/gpu-output.sh
+. "$root/scripts/gpu-output.sh"
+gpu_output gpu-diagnose "$root/build/gpu-diagnose"
+cd "$root" || exit 1
 targets=$1
 shift
 cmake --preset gcc -DOPENCLAW_TEST_OPENCL_120=OFF -DOPENCLAW_BUILD_BENCHMARKS=ON \

@@ -2,26 +2,23 @@
 # SPDX-License-Identifier: Apache-2.0
 # One batch for a lent GPU machine (a fixed budget of device minutes): builds the tests and the
 # benchmarks there, runs the unit tests on the GPU's platform and the main example on every
-# platform, then the benchmarks, writing everything under $OUT as it goes (a run cut short still
-# leaves what it finished). Stages have their own time limits so that one slow stage cannot eat
-# the others' time.
+# platform, then the benchmarks (a run cut short by `timeout` still packs what it finished).
+# Stages have their own time limits so that one slow stage cannot eat the others' time.
 #
 #   OUT=/tmp/out OPENCLAW_GPU_PLATFORM=NVIDIA scripts/gpu-verify.sh
 #
-# The lent machine returns only a few files from $OUT: everything is written to a scratch folder
-# and packed into $OUT/gpu-verify.tgz at exit (stages.txt beside it). Do not wrap this script in
+# Everything is packed into $OUT/gpu-verify.tgz (see gpu-output.sh); stages.txt is written beside
+# it as the stages go, so a killed run still shows how far it came. Do not wrap this script in
 # `exec > >(tee ...)` with a `wait` after it: bash's wait then waits for tee, for ever.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-final=${OUT:-$root/build/gpu-verify}
-out=$(mktemp -d)
-mkdir -p "$final"
-trap 'tar czf "$final/gpu-verify.tgz" -C "$out" . && cp "$out/stages.txt" "$final/"' EXIT
+# shellcheck source=scripts/gpu-output.sh
+. "$root/scripts/gpu-output.sh"
+gpu_output gpu-verify "$root/build/gpu-verify"
 platform=${OPENCLAW_GPU_PLATFORM:-NVIDIA}
 jobs=$(nproc)
-mkdir -p "$out"
-cd "$root"
-stage() { echo "== $(date +%T) $*" | tee -a "$out/stages.txt"; }
+cd "$root" || exit 1
+stage() { echo "== $(date +%T) $*" | tee -a "$out/stages.txt" "$final/stages.txt"; }
 
 stage "machine"
 {
