@@ -3,6 +3,8 @@
 // newer than 1.2. Built twice: for OpenCL 3.0 headers and for 1.2 ones (cl120/ tests).
 #include <openclaw/openclaw.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -13,6 +15,7 @@
 #include "support/catch.hpp"
 #include "support/cl_intercept.hpp"
 #include "support/fixture.hpp"
+#include "task.hpp"  // examples/async_pipeline/task.hpp
 
 using openclaw_test::cl_calls;
 using openclaw_test::env;
@@ -34,6 +37,30 @@ openclaw::Program build(const openclaw::Context& context) {
 bool clones_kernels(const openclaw::Device& device) {
     return openclaw::target_opencl_version >= 210 &&
            device.platform().version() >= openclaw::Version{2, 1};
+}
+
+// Two stages, each gated by a user event: one co_await, then a when_all over two commands.
+example::Task<int> gated_stages(const openclaw::Queue& queue,
+                                const openclaw::ReadWriteBuffer<cl_int>& data,
+                                const openclaw::UserEvent& first, const openclaw::UserEvent& second,
+                                std::atomic<int>& stage) {
+    co_await data.fill(queue, 1, 0, 8, openclaw::with_event, openclaw::after(first));
+    stage = 1;
+    const openclaw::Event low =
+        data.fill(queue, 2, 0, 4, openclaw::with_event, openclaw::after(second));
+    const openclaw::Event high =
+        data.fill(queue, 3, 4, 4, openclaw::with_event, openclaw::after(second));
+    co_await openclaw::when_all(low, high);
+    stage = 2;
+    co_return 0;
+}
+
+bool reaches(const std::atomic<int>& stage, int wanted) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (stage.load() < wanted && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return stage.load() >= wanted;
 }
 
 void reset_counts() {
@@ -125,6 +152,31 @@ TEST_CASE("threads asking one program for kernels at once") {
     } else {
         CHECK(cl_calls().create_kernel == threads * requests);
     }
+}
+
+TEST_CASE(
+    "co_await resumes when the command completes, even if the driver holds the callback back") {
+    // NVIDIA's driver delivers completion callbacks of longer commands on a 20 ms tick; here they
+    // are held until the end, so only the resume thread's poll of the events can resume.
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<cl_int> data{env().context, 8};
+    const openclaw::UserEvent first{env().context};
+    const openclaw::UserEvent second{env().context};
+    std::atomic<int> stage{0};
+    openclaw_test::HoldEventCallbacks hold;
+    auto task = gated_stages(queue, data, first, second, stage);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(stage.load() == 0);  // suspended: the command waits for its gate
+    first.complete();
+    CHECK(reaches(stage, 1));
+    second.complete();
+    CHECK(reaches(stage, 2));
+    CHECK(hold.held() == 3);  // every await did set its callbacks, none of them ran yet
+    hold.release();
+    CHECK(task.get() == 0);
+    std::vector<cl_int> back(8);
+    data.read(queue, back);
+    CHECK(back == std::vector<cl_int>{2, 2, 2, 2, 3, 3, 3, 3});
 }
 
 TEST_CASE("on an OpenCL 1.2 platform nothing newer than 1.2 is called") {

@@ -9,6 +9,7 @@
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -24,14 +25,15 @@ namespace openclaw {
 
 namespace detail {
 
-/// One suspended co_await: the coroutine, the events it waits for, and whether it has been
-/// handed to the resume thread (exactly once, by a callback or by the failure watch).
+/// One suspended co_await: the coroutine, the events it waits for, when it suspended, and
+/// whether it has been handed to the resume thread (exactly once, by a callback or by the watch).
 struct Suspension {
     std::coroutine_handle<> handle;
     // Raw handles, not references: the awaiter in the suspended coroutine's frame holds the
     // Events, and only the resume thread resumes the coroutine, so they are alive whenever the
     // watch (on that thread) looks at an entry not yet resumed.
     std::vector<cl_event> events;
+    std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
     std::atomic<bool> resumed{false};
 
     void resume_once();
@@ -39,9 +41,17 @@ struct Suspension {
 
 /// The thread that resumes coroutines whose events completed. Made on first use and never
 /// destroyed (callbacks may still arrive while static objects are being destroyed at exit).
-/// It also watches suspended awaits for failed events: some drivers (PoCL 3.1 and 5.0) never
-/// call completion callbacks of commands that terminate abnormally, and a co_await on one must
-/// not hang. The watch polls every 20 ms, and only while an await is suspended.
+///
+/// Completion callbacks alone are not enough. NVIDIA's driver (580, H200) delivers the callback
+/// of a command that ran longer than about 0.1 ms on a 20 ms tick (measured: a 0.7 ms kernel's
+/// callback came 19.9 ms after it was enqueued, while clGetEventInfo saw it complete at 0.74 ms),
+/// and PoCL (3.1, 5.0) never calls the callback of a command that terminated abnormally. So while
+/// an await is suspended the thread also polls the awaited events' execution status
+/// (clGetEventInfo) and resumes a coroutine whose events have completed or failed, whichever of
+/// callback and poll comes first. The poll interval grows with the time waited, an eighth of the
+/// youngest await's age, from 20 us to at most 1 ms: a resumption is late by at most an eighth of
+/// the wait (and 1 ms), and a long wait costs a few polls per millisecond. No await suspended, no
+/// polling.
 class Resumer {
   public:
     static Resumer& instance() {
@@ -61,6 +71,7 @@ class Resumer {
         {
             const std::lock_guard lock(mutex_);
             watched_.push_back(std::move(suspension));
+            rearm_ = true;  // a young await: poll it soon, not after the current (long) interval
         }
         wake_.notify_one();
     }
@@ -79,9 +90,10 @@ class Resumer {
                 if (watched_.empty()) {
                     wake_.wait(lock, [this] { return !ready_.empty() || !watched_.empty(); });
                 } else {
-                    wake_.wait_for(lock, std::chrono::milliseconds(20),
-                                   [this] { return !ready_.empty(); });
+                    wake_.wait_for(lock, poll_interval(),
+                                   [this] { return !ready_.empty() || rearm_; });
                 }
+                rearm_ = false;
                 ready.swap(ready_);
                 watched = watched_;
             }
@@ -89,7 +101,7 @@ class Resumer {
                 handle.resume();
             }
             for (const auto& suspension : watched) {
-                if (!suspension->resumed.load() && any_failed(suspension->events)) {
+                if (!suspension->resumed.load() && settled(suspension->events)) {
                     suspension->resume_once();
                 }
             }
@@ -98,22 +110,38 @@ class Resumer {
         }
     }
 
-    static bool any_failed(const std::vector<cl_event>& events) noexcept {
+    /// An eighth of the youngest suspended await's age, within [20 us, 1 ms]. Called locked.
+    std::chrono::microseconds poll_interval() const {
+        auto youngest = watched_.front()->since;
+        for (const auto& suspension : watched_) {
+            youngest = std::max(youngest, suspension->since);
+        }
+        const auto age = std::chrono::duration_cast<std::chrono::microseconds>(
+            std::chrono::steady_clock::now() - youngest);
+        return std::clamp(age / 8, std::chrono::microseconds(20), std::chrono::microseconds(1000));
+    }
+
+    /// True when every event has completed or one has failed (or cannot be queried: it will not
+    /// complete either).
+    static bool settled(const std::vector<cl_event>& events) noexcept {
+        bool all_complete = true;
         for (const cl_event event : events) {
             cl_int status = CL_COMPLETE;
             if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
                                nullptr) != CL_SUCCESS ||
                 status < 0) {
-                return true;  // failed, or cannot be queried: it will not complete either
+                return true;
             }
+            all_complete = all_complete && status == CL_COMPLETE;
         }
-        return false;
+        return all_complete;
     }
 
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<std::coroutine_handle<>> ready_;
     std::vector<std::shared_ptr<Suspension>> watched_;
+    bool rearm_ = false;
 };
 
 inline void Suspension::resume_once() {
@@ -122,11 +150,13 @@ inline void Suspension::resume_once() {
     }
 }
 
-/// Registers `suspension` with the failure watch and arms `arm` (which sets the callbacks); if
-/// arming throws, the coroutine is not resumed by the watch: the exception resumes it.
+/// Arms `arm` (which flushes and sets the callbacks), then registers `suspension` with the resume
+/// thread's watch. In that order because the watch may resume the coroutine, and so destroy the
+/// awaiter, as soon as it sees the events complete: `arm` may use the awaiter, and nothing after
+/// it does (`suspension` is the caller's local). If arming throws, neither a callback nor the
+/// watch resumes the coroutine: the exception does.
 template <class Arm>
 void suspend(const std::shared_ptr<Suspension>& suspension, Arm&& arm) {
-    Resumer::instance().watch(suspension);
 #if defined(__cpp_exceptions)
     try {
         arm();
@@ -137,12 +167,13 @@ void suspend(const std::shared_ptr<Suspension>& suspension, Arm&& arm) {
 #else
     arm();
 #endif
+    Resumer::instance().watch(suspension);
 }
 
 /// Submits the commands queued before `event` (clFlush on its queue; user events have none):
 /// a driver may hold queued commands back until a flush (NVIDIA's does), and a callback on a
-/// command that was never submitted does not fire, so the awaiting coroutine would wait for the
-/// failure watch instead.
+/// command that was never submitted does not fire, nor does the command complete for the watch to
+/// see.
 inline void flush_queue_of(const Event& event) {
     const cl_command_queue queue = event.info<CL_EVENT_COMMAND_QUEUE>();
     if (queue != nullptr) {
@@ -171,8 +202,9 @@ class EventAwaiter {
 
     /// True when the command has already completed (clGetEventInfo), so no suspension is needed.
     bool await_ready() const { return events_.front().is_complete(); }
-    /// Registers a completion callback (clSetEventCallback) that resumes `handle` on openclaw's
-    /// resume thread.
+    /// Flushes the command's queue and has `handle` resumed on openclaw's resume thread when the
+    /// command completes: by a completion callback (clSetEventCallback) or by the resume thread's
+    /// poll of its status, whichever comes first.
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
@@ -212,7 +244,8 @@ class WhenAll {
         }
         return true;
     }
-    /// Registers one completion callback per event; the last one to fire resumes `handle`.
+    /// Registers one completion callback per event; the last one to fire resumes `handle`, unless
+    /// the resume thread's poll sees them all complete (or one failed) first.
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;

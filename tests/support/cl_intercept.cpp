@@ -9,6 +9,8 @@
 #include <dlfcn.h>
 
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #include "support/cl_intercept.hpp"
 
@@ -16,6 +18,17 @@ namespace openclaw_test {
 
 namespace {
 std::atomic<bool> pretending{false};
+
+using EventCallback = void(CL_CALLBACK*)(cl_event, cl_int, void*);
+struct HeldCallback {
+    cl_event event;
+    EventCallback callback;
+    void* data;
+};
+std::mutex held_mutex;
+bool holding = false;                // guarded by held_mutex
+std::vector<HeldCallback> held_now;  // guarded by held_mutex
+int held_count = 0;                  // guarded by held_mutex
 
 template <class F>
 F next(const char* name) {
@@ -47,6 +60,35 @@ cl_int answer(const char* text, size_t size, void* value, size_t* size_ret) {
 ClCalls& cl_calls() {
     static ClCalls calls;
     return calls;
+}
+
+HoldEventCallbacks::HoldEventCallbacks() {
+    const std::lock_guard lock(held_mutex);
+    holding = true;
+    held_count = 0;
+}
+HoldEventCallbacks::~HoldEventCallbacks() {
+    release();
+}
+int HoldEventCallbacks::held() const {
+    const std::lock_guard lock(held_mutex);
+    return held_count;
+}
+void HoldEventCallbacks::release() {
+    std::vector<HeldCallback> held;
+    {
+        const std::lock_guard lock(held_mutex);
+        holding = false;
+        held.swap(held_now);
+    }
+    for (const HeldCallback& h : held) {
+        clWaitForEvents(1, &h.event);
+        cl_int status = CL_COMPLETE;
+        clGetEventInfo(h.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
+                       nullptr);
+        h.callback(h.event, status, h.data);
+        clReleaseEvent(h.event);
+    }
 }
 
 PretendOpenCL12::PretendOpenCL12() {
@@ -159,6 +201,22 @@ CL_API_ENTRY cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue queue, cl_bool 
     OPENCLAW_FORWARD(clEnqueueSVMMap);
     newer("clEnqueueSVMMap");
     return real(queue, blocking, flags, pointer, size, count, wait, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int type,
+                                                   openclaw_test::EventCallback callback,
+                                                   void* data) {
+    OPENCLAW_FORWARD(clSetEventCallback);
+    {
+        const std::lock_guard lock(openclaw_test::held_mutex);
+        if (openclaw_test::holding && type == CL_COMPLETE && callback != nullptr) {
+            clRetainEvent(event);
+            openclaw_test::held_now.push_back({event, callback, data});
+            ++openclaw_test::held_count;
+            return CL_SUCCESS;
+        }
+    }
+    return real(event, type, callback, data);
 }
 
 }  // extern "C"

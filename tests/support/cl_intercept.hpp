@@ -21,6 +21,22 @@ struct ClCalls {
 
 ClCalls& cl_calls();
 
+/// While alive, completion callbacks set with clSetEventCallback are not handed to the driver but
+/// held, as a driver that delivers them late does (NVIDIA's, on a 20 ms tick); release() (or the
+/// destructor) calls the held ones, as the driver would have, and frees their references.
+class HoldEventCallbacks {
+  public:
+    HoldEventCallbacks();
+    ~HoldEventCallbacks();
+    HoldEventCallbacks(const HoldEventCallbacks&) = delete;
+    HoldEventCallbacks& operator=(const HoldEventCallbacks&) = delete;
+
+    /// The number of callbacks held so far.
+    int held() const;
+    /// Stops holding and calls every held callback with its event's execution status.
+    void release();
+};
+
 /// While alive, platforms and devices report OpenCL 1.2 (and OpenCL C 1.2).
 class PretendOpenCL12 {
   public:
