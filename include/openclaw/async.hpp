@@ -21,6 +21,10 @@
 #include <thread>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
+
 namespace openclaw {
 
 namespace detail {
@@ -78,7 +82,15 @@ class Resumer {
 
   private:
     Resumer() {
-        std::thread([this] { run(); }).detach();
+        std::thread([this] {
+#if defined(__linux__)
+            // Linux lets a timed wait overrun by the thread's timer slack (50 us by default), as
+            // long as the short polls themselves; 1 ns for this thread alone. Measured on the
+            // H200: a co_await on a 57 us command took 106 us with the default slack, 75 us so.
+            (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+            run();
+        }).detach();
     }
 
     [[noreturn]] void run() {
