@@ -28,6 +28,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
+#if defined(__unix__)
+// The environment as the program started, for the worker processes: an OpenCL stack may change
+// its own process's environment when first used, and children then inherit the change. On the
+// H200 machine (OCL_ICD_FILENAMES=libpocl.so.2:libnvidia-opencl.so.1) the first
+// clGetPlatformIDs left OCL_ICD_FILENAMES=libpocl.so.2, so workers started after any earlier test
+// case saw no NVIDIA platform. Captured during static initialisation, before any OpenCL call.
+const std::vector<std::string> startup_environment = [] {
+    std::vector<std::string> copy;
+    for (char** entry = environ; *entry != nullptr; ++entry) {
+        copy.emplace_back(*entry);
+    }
+    return copy;
+}();
+#endif
+
 // Removes the tests' cache directories when the program ends.
 struct ScratchDirectories {
     std::vector<fs::path> made;
@@ -304,11 +319,16 @@ TEST_CASE("processes building the same program at once share one entry") {
     std::vector<pid_t> pids;
     const std::string worker = OPENCLAW_CACHE_WORKER;
     const std::string directory = dir.string();
+    std::vector<char*> environment;
+    for (const std::string& entry : startup_environment) {
+        environment.push_back(const_cast<char*>(entry.c_str()));
+    }
+    environment.push_back(nullptr);
     for (int p = 0; p < processes; ++p) {
         char* argv[] = {const_cast<char*>(worker.c_str()), const_cast<char*>(directory.c_str()),
                         nullptr};
         pid_t pid = 0;
-        REQUIRE(posix_spawn(&pid, worker.c_str(), nullptr, nullptr, argv, environ) == 0);
+        REQUIRE(posix_spawn(&pid, worker.c_str(), nullptr, nullptr, argv, environment.data()) == 0);
         pids.push_back(pid);
     }
     for (pid_t pid : pids) {
