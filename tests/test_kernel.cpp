@@ -345,6 +345,7 @@ TEST_CASE("arguments the compiler cannot see are checked at run time") {
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
         CHECK_THAT(error->what(), has("not every argument is set (the kernel takes 3)"));
+        CHECK_THAT(error->what(), has("set as an SVM pointer and then as a buffer"));
     }
 }
 

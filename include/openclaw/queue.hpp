@@ -397,7 +397,9 @@ class Queue {
             detail += detail::describe_safely([&] {
                 return detail::concat("(the kernel takes ",
                                       detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel),
-                                      "); call set_args first");
+                                      "); call set_args first (NVIDIA's driver also says so "
+                                      "when a pointer argument was set as an SVM pointer and "
+                                      "then as a buffer: use a fresh kernel object)");
             });
         } else if (code == CL_INVALID_CONTEXT) {
             detail += ": the kernel and the queue belong to different contexts";
