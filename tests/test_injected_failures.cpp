@@ -311,9 +311,9 @@ TEST_CASE("co_await flushes the awaited command's queue, once, before it suspend
     gate.complete();
     fill.wait();
     CHECK(fill.is_complete());
-    // Each callback's state holds a reference to its event, released on the driver's thread once
-    // the callback ran, which may be after wait() returned (NVIDIA): wait for both releases, or
-    // the leak check could find them live at exit.
+    // Each await's entry in the resume thread's watch holds a reference to its event, dropped by
+    // that thread once the await resumed (by its callback or by the watch's poll): wait for both
+    // releases, or the leak check could find them live at exit. The callbacks' states hold none.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     while (injected->calls("clReleaseEvent") < releases + 2 &&
            std::chrono::steady_clock::now() < deadline) {

@@ -33,10 +33,10 @@ namespace detail {
 /// whether it has been handed to the resume thread (exactly once, by a callback or by the watch).
 struct Suspension {
     std::coroutine_handle<> handle;
-    // Raw handles, not references: the awaiter in the suspended coroutine's frame holds the
-    // Events, and only the resume thread resumes the coroutine, so they are alive whenever the
-    // watch (on that thread) looks at an entry not yet resumed.
-    std::vector<cl_event> events;
+    // Copies (retained): the watch may still be querying them when a callback resumes the
+    // coroutine and the awaiter's own copies go away. Read and cleared only by the resume thread
+    // once the entry is in the watch (cleared when it leaves the watch).
+    std::vector<Event> events;
     std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
     std::atomic<bool> resumed{false};
 
@@ -46,16 +46,21 @@ struct Suspension {
 /// The thread that resumes coroutines whose events completed. Made on first use and never
 /// destroyed (callbacks may still arrive while static objects are being destroyed at exit).
 ///
-/// Completion callbacks alone are not enough. NVIDIA's driver (580, H200) delivers the callback
-/// of a command that ran longer than about 0.1 ms on a 20 ms tick (measured: a 0.7 ms kernel's
-/// callback came 19.9 ms after it was enqueued, while clGetEventInfo saw it complete at 0.74 ms),
-/// and PoCL (3.1, 5.0) never calls the callback of a command that terminated abnormally. So while
-/// an await is suspended the thread also polls the awaited events' execution status
-/// (clGetEventInfo) and resumes a coroutine whose events have completed or failed, whichever of
-/// callback and poll comes first. The poll interval grows with the time waited, an eighth of the
-/// youngest await's age, from 20 us to at most 1 ms: a resumption is late by at most an eighth of
-/// the wait (and 1 ms), and a long wait costs a few polls per millisecond. No await suspended, no
-/// polling.
+/// Completion callbacks resume coroutines, but they are not enough. NVIDIA's driver (580, H200)
+/// delivers the callback of a command that ran longer than about 0.1 ms on a 20 ms tick
+/// (measured: a 0.7 ms kernel's callback came 19.9 ms after it was enqueued, while
+/// clGetEventInfo saw it complete at 0.74 ms), and PoCL (3.1, 5.0) never calls the callback of a
+/// command that terminated abnormally. So while an await is suspended the thread also polls the
+/// awaited events' execution status (clGetEventInfo) and resumes a coroutine whose events have
+/// completed or failed, whichever of callback and poll comes first. The poll interval grows with
+/// the time waited, an eighth of the youngest await's age, from 20 us to at most 1 ms: a
+/// resumption is late by at most an eighth of the wait (and 1 ms), and a long wait costs a few
+/// polls per millisecond. No await suspended, no polling.
+///
+/// A callback that comes after the poll resumed its coroutine (on NVIDIA up to 20 ms later, maybe
+/// after the program ended) holds no OpenCL object: awaits' callback states hold no event
+/// reference (`AwaitCallback`), and the watch drops its references to an await's events before
+/// the coroutine runs on.
 class Resumer {
   public:
     static Resumer& instance() {
@@ -95,7 +100,6 @@ class Resumer {
 
     [[noreturn]] void run() {
         for (;;) {
-            std::deque<std::coroutine_handle<>> ready;
             std::vector<std::shared_ptr<Suspension>> watched;
             {
                 std::unique_lock lock(mutex_);
@@ -106,19 +110,28 @@ class Resumer {
                                    [this] { return !ready_.empty() || rearm_; });
                 }
                 rearm_ = false;
-                ready.swap(ready_);
+                drop_resumed();
                 watched = watched_;
-            }
-            for (std::coroutine_handle<> handle : ready) {
-                handle.resume();
             }
             for (const auto& suspension : watched) {
                 if (!suspension->resumed.load() && settled(suspension->events)) {
                     suspension->resume_once();
                 }
             }
-            const std::lock_guard lock(mutex_);
-            std::erase_if(watched_, [](const auto& s) { return s->resumed.load(); });
+            watched.clear();
+            // Every handle in `ready` was posted by resume_once, which marked its suspension
+            // resumed first: erased here, in the same locked step, so that no entry of the
+            // watch (and no reference to an awaited event) outlives the await once the coroutine
+            // runs again. A program that ends right after its last await leaves nothing behind.
+            std::deque<std::coroutine_handle<>> ready;
+            {
+                const std::lock_guard lock(mutex_);
+                drop_resumed();
+                ready.swap(ready_);
+            }
+            for (std::coroutine_handle<> handle : ready) {
+                handle.resume();
+            }
         }
     }
 
@@ -135,18 +148,29 @@ class Resumer {
 
     /// True when every event has completed or one has failed (or cannot be queried: it will not
     /// complete either).
-    static bool settled(const std::vector<cl_event>& events) noexcept {
+    static bool settled(const std::vector<Event>& events) noexcept {
         bool all_complete = true;
-        for (const cl_event event : events) {
+        for (const Event& event : events) {
             cl_int status = CL_COMPLETE;
-            if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status), &status,
-                               nullptr) != CL_SUCCESS ||
+            if (clGetEventInfo(event.get(), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(status),
+                               &status, nullptr) != CL_SUCCESS ||
                 status < 0) {
                 return true;
             }
             all_complete = all_complete && status == CL_COMPLETE;
         }
         return all_complete;
+    }
+
+    /// Removes the resumed entries from the watch, with their event references. Called locked.
+    void drop_resumed() {
+        std::erase_if(watched_, [](const auto& suspension) {
+            if (!suspension->resumed.load()) {
+                return false;
+            }
+            suspension->events.clear();
+            return true;
+        });
     }
 
     std::mutex mutex_;
@@ -161,6 +185,33 @@ inline void Suspension::resume_once() {
         Resumer::instance().post(handle);
     }
 }
+
+/// The state of an await's completion callback. Unlike Event::on_complete's it holds no reference
+/// to the event (the driver passes the event to the callback and keeps it until then), so a
+/// callback still pending when the program ends holds no OpenCL object. With `remaining` (a
+/// when_all), the last callback resumes the coroutine.
+struct AwaitCallback {
+    std::shared_ptr<Suspension> suspension;
+    std::shared_ptr<std::atomic<std::size_t>> remaining;
+
+    static void CL_CALLBACK invoke(cl_event, cl_int, void* data) {
+        const std::unique_ptr<AwaitCallback> self(static_cast<AwaitCallback*>(data));
+        if (!self->remaining || self->remaining->fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            self->suspension->resume_once();
+        }
+    }
+
+    /// Sets the callback on `event` (clSetEventCallback, CL_COMPLETE).
+    static void set(const Event& event, std::shared_ptr<Suspension> suspension,
+                    std::shared_ptr<std::atomic<std::size_t>> remaining = nullptr) {
+        auto state = std::make_unique<AwaitCallback>(
+            AwaitCallback{std::move(suspension), std::move(remaining)});
+        if (check(clSetEventCallback(event.get(), CL_COMPLETE, &invoke, state.get()),
+                  "clSetEventCallback")) {
+            (void)state.release();  // owned by the driver until the callback runs
+        }
+    }
+};
 
 /// Arms `arm` (which flushes and sets the callbacks), then registers `suspension` with the resume
 /// thread's watch. In that order because the watch may resume the coroutine, and so destroy the
@@ -220,12 +271,12 @@ class EventAwaiter {
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
-        suspension->events = {events_.front().get()};
+        suspension->events = events_;
         detail::suspend(suspension, [&] {
             // Flushed first: once the callback is set the coroutine may resume (and this awaiter
             // be destroyed) at any moment.
             detail::flush_queue_of(events_.front());
-            events_.front().on_complete([suspension] { suspension->resume_once(); });
+            detail::AwaitCallback::set(suspension->events.front(), suspension);
         });
     }
     /// Throws Error if the command terminated abnormally (a negative execution status).
@@ -261,9 +312,7 @@ class WhenAll {
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
-        for (const Event& event : events_) {
-            suspension->events.push_back(event.get());
-        }
+        suspension->events = events_;
         // One counter shared by the callbacks; the last to finish resumes the coroutine.
         auto remaining = std::make_shared<std::atomic<std::size_t>>(events_.size());
         detail::suspend(suspension, [&] {
@@ -271,14 +320,9 @@ class WhenAll {
                 detail::flush_queue_of(event);
             }
             // The last callback set may resume the coroutine and destroy this awaiter: the loop
-            // runs over a copy of the handles.
-            const std::vector<Event> events = events_;
-            for (const Event& event : events) {
-                event.on_complete([remaining, suspension] {
-                    if (remaining->fetch_sub(1, std::memory_order_acq_rel) == 1) {
-                        suspension->resume_once();
-                    }
-                });
+            // runs over the suspension's copies (kept alive by this frame's `suspension`).
+            for (const Event& event : suspension->events) {
+                detail::AwaitCallback::set(event, suspension, remaining);
             }
         });
     }
