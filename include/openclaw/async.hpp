@@ -38,6 +38,8 @@ struct Suspension {
     // once the entry is in the watch (cleared when it leaves the watch).
     std::vector<Event> events;
     std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+    // Callbacks still to come; the last one resumes the coroutine (when_all sets one per event).
+    std::atomic<std::size_t> callbacks{1};
     std::atomic<bool> resumed{false};
 
     void resume_once();
@@ -188,24 +190,21 @@ inline void Suspension::resume_once() {
 
 /// The state of an await's completion callback. Unlike Event::on_complete's it holds no reference
 /// to the event (the driver passes the event to the callback and keeps it until then), so a
-/// callback still pending when the program ends holds no OpenCL object. With `remaining` (a
-/// when_all), the last callback resumes the coroutine.
+/// callback still pending when the program ends holds no OpenCL object. The last of a
+/// suspension's callbacks resumes the coroutine.
 struct AwaitCallback {
     std::shared_ptr<Suspension> suspension;
-    std::shared_ptr<std::atomic<std::size_t>> remaining;
 
     static void CL_CALLBACK invoke(cl_event, cl_int, void* data) {
         const std::unique_ptr<AwaitCallback> self(static_cast<AwaitCallback*>(data));
-        if (!self->remaining || self->remaining->fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        if (self->suspension->callbacks.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             self->suspension->resume_once();
         }
     }
 
     /// Sets the callback on `event` (clSetEventCallback, CL_COMPLETE).
-    static void set(const Event& event, std::shared_ptr<Suspension> suspension,
-                    std::shared_ptr<std::atomic<std::size_t>> remaining = nullptr) {
-        auto state = std::make_unique<AwaitCallback>(
-            AwaitCallback{std::move(suspension), std::move(remaining)});
+    static void set(const Event& event, std::shared_ptr<Suspension> suspension) {
+        auto state = std::make_unique<AwaitCallback>(AwaitCallback{std::move(suspension)});
         if (check(clSetEventCallback(event.get(), CL_COMPLETE, &invoke, state.get()),
                   "clSetEventCallback")) {
             (void)state.release();  // owned by the driver until the callback runs
@@ -313,8 +312,7 @@ class WhenAll {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;
         suspension->events = events_;
-        // One counter shared by the callbacks; the last to finish resumes the coroutine.
-        auto remaining = std::make_shared<std::atomic<std::size_t>>(events_.size());
+        suspension->callbacks = events_.size();  // the last callback resumes the coroutine
         detail::suspend(suspension, [&] {
             for (const Event& event : events_) {
                 detail::flush_queue_of(event);
@@ -322,7 +320,7 @@ class WhenAll {
             // The last callback set may resume the coroutine and destroy this awaiter: the loop
             // runs over the suspension's copies (kept alive by this frame's `suspension`).
             for (const Event& event : suspension->events) {
-                detail::AwaitCallback::set(event, suspension, remaining);
+                detail::AwaitCallback::set(event, suspension);
             }
         });
     }
