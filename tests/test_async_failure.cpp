@@ -1,8 +1,9 @@
-// A failed command thrown at its co_await. Kept apart from test_async because the leak check
-// (tests/reliability) cannot pass it on PoCL: PoCL (3.1 and 5.0) never calls the completion
-// callback of a command that terminated abnormally, so the callback's state, which holds a
-// reference to the event, is never freed. openclaw's resume thread notices the failure by
-// polling and resumes the coroutine; only the driver-held callback state stays behind.
+// A failed command thrown at its co_await. Kept apart from test_async because PoCL (3.1 and
+// 5.0) never calls the completion callback of a command that terminated abnormally, so the
+// callback's state is never freed (memory only: it holds no OpenCL object; the asan run
+// suppresses it for this program, tests/support/lsan-pocl-failed-command.supp). openclaw's
+// resume thread notices the failure by polling and resumes the coroutine; only the driver-held
+// callback state stays behind.
 #include <openclaw/openclaw.hpp>
 
 #include "support/catch.hpp"
