@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: Apache-2.0
 # Compile time and peak compiler memory of the vector-add program written against each peer
 # (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp; and openclaw with the
-# kernel typed from its source, and including only the headers it uses), and of a translation unit
-# that only includes each library's main header. Each is compiled with -std=c++20 -O2 -c by every
-# compiler in CXXS, RUNS times, interleaved (a change in the machine's load hits every peer alike);
-# medians of CPU time (user + system), wall time and peak memory (measure.sh). Prints `csv,compile_time,...` rows and a
-# Markdown table with the ratios to CLHPP.
+# kernel typed from its source, including only the headers it uses, and compiled separately:
+# OPENCLAW_SEPARATE_COMPILATION, plus the src.hpp unit a program compiles once), and of a
+# translation unit that only includes each library's main header. Each is compiled with
+# -std=c++20 -O2 -c by every compiler in CXXS, RUNS times, interleaved (a change in the machine's
+# load hits every peer alike); medians of CPU time (user + system), wall time and peak memory
+# (measure.sh). Prints `csv,compile_time,...` rows and a Markdown table with the ratios to CLHPP.
 #   bench/compile_time/peers.sh                 RUNS=3 CXXS=g++ bench/compile_time/peers.sh
 #   bench/compile_time/peers.sh --smoke         one run, one compiler ($CXX or g++), two units
 # EXTRA_FLAGS adds flags to every compilation (e.g. -I for headers outside the default paths).
@@ -60,6 +61,7 @@ header h_clhpp '#define CL_HPP_ENABLE_EXCEPTIONS' '#define CL_HPP_TARGET_OPENCL_
 header h_boost_core '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute/core.hpp>'
 header h_boost_all '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute.hpp>'
 header h_openclaw '#include <openclaw/openclaw.hpp>'
+printf '#include <openclaw/src.hpp>\n' > "$work/src_openclaw.cpp"
 
 if [ "$smoke" = 1 ]; then
     units="program|raw C|$here/vadd_raw.cpp|
@@ -73,6 +75,8 @@ program|Boost.Compute|$here/vadd_boost_compute.cpp|"
 program|openclaw|$here/vadd_openclaw.cpp|
 program|openclaw (kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
 program|openclaw (buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
+program|openclaw (separate compilation; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+program|openclaw (separate compilation; the src.hpp unit, once)|$work/src_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
 header|raw C|$work/h_raw.cpp|
 header|CLHPP|$work/h_clhpp.cpp|"
     [ "$boost" = 1 ] && units="$units

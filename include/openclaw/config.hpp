@@ -21,6 +21,26 @@
 
 #include <CL/cl.h>
 
+// Separate compilation (docs/guide.md, "Compile time"): by default openclaw is header-only and
+// every unit that uses it compiles all it calls. With OPENCLAW_SEPARATE_COMPILATION defined in
+// every unit, the largest non-template functions (building programs and the binary cache, making
+// and checking kernels, creating contexts and queues, composing error messages, staged transfers)
+// are only declared there and defined once, in the one unit that includes <openclaw/src.hpp>.
+#if defined(OPENCLAW_SEPARATE_COMPILATION)
+#define OPENCLAW_INLINE
+#if defined(OPENCLAW_SOURCE)
+#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
+#else
+#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 0
+#endif
+#else
+/// Internal: `inline` for the functions separate compilation moves (header-only), else nothing.
+#define OPENCLAW_INLINE inline
+/// Internal: 1 where this unit defines the functions separate compilation moves (every unit when
+/// header-only, the <openclaw/src.hpp> unit otherwise), else 0.
+#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
+#endif
+
 /// \file
 /// Chooses the OpenCL API version (CL_TARGET_OPENCL_VERSION, default 300), includes <CL/cl.h>
 /// and defines openclaw's version macros.

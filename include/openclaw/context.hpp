@@ -74,49 +74,52 @@ class Context {
   private:
     explicit Context(detail::Handle<cl_context> handle) noexcept : handle_(std::move(handle)) {}
 
-    static detail::Handle<cl_context> create(std::span<const Device> devices) {
-        if (devices.empty()) {
-            detail::fail(CL_INVALID_VALUE, "clCreateContext", "no devices given");
-            return {};
-        }
-        std::vector<cl_device_id> ids;
-        ids.reserve(devices.size());
-        const detail::FailureWatch watch;
-        const Platform platform = devices.front().platform();
-        for (std::size_t i = 0; i < devices.size(); ++i) {
-            if (!devices[i]) {
-                detail::fail(
-                    CL_INVALID_DEVICE, "clCreateContext",
-                    detail::concat("device ", i, " is empty (default-constructed or moved-from)"));
-                return {};
-            }
-            if (devices[i].platform() != platform) {
-                detail::fail(CL_INVALID_DEVICE, "clCreateContext",
-                             detail::concat("device ", i, " (\"", devices[i].name(),
-                                            "\") belongs to platform \"",
-                                            devices[i].platform().name(), "\", device 0 to \"",
-                                            platform.name(), "\"; a context spans one platform"));
-                return {};
-            }
-            ids.push_back(devices[i].get());
-        }
-        if (watch.failed()) {
-            return {};
-        }
-        cl_int code = CL_SUCCESS;
-        cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(),
-                                         nullptr, nullptr, &code);
-        if (!detail::check(code, "clCreateContext", [&] {
-                return detail::concat(ids.size(), " device(s), first \"", devices.front().name(),
-                                      "\"");
-            })) {
-            return {};
-        }
-        return detail::Handle<cl_context>::adopt(raw);
-    }
+    static detail::Handle<cl_context> create(std::span<const Device> devices);
 
     detail::Handle<cl_context> handle_;
     std::shared_ptr<const std::vector<Device>> devices_;  // as made; absent for adopted handles
 };
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE detail::Handle<cl_context> Context::create(std::span<const Device> devices) {
+    if (devices.empty()) {
+        detail::fail(CL_INVALID_VALUE, "clCreateContext", "no devices given");
+        return {};
+    }
+    std::vector<cl_device_id> ids;
+    ids.reserve(devices.size());
+    const detail::FailureWatch watch;
+    const Platform platform = devices.front().platform();
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (!devices[i]) {
+            detail::fail(
+                CL_INVALID_DEVICE, "clCreateContext",
+                detail::concat("device ", i, " is empty (default-constructed or moved-from)"));
+            return {};
+        }
+        if (devices[i].platform() != platform) {
+            detail::fail(CL_INVALID_DEVICE, "clCreateContext",
+                         detail::concat("device ", i, " (\"", devices[i].name(),
+                                        "\") belongs to platform \"", devices[i].platform().name(),
+                                        "\", device 0 to \"", platform.name(),
+                                        "\"; a context spans one platform"));
+            return {};
+        }
+        ids.push_back(devices[i].get());
+    }
+    if (watch.failed()) {
+        return {};
+    }
+    cl_int code = CL_SUCCESS;
+    cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(), nullptr,
+                                     nullptr, &code);
+    if (!detail::check(code, "clCreateContext", [&] {
+            return detail::concat(ids.size(), " device(s), first \"", devices.front().name(), "\"");
+        })) {
+        return {};
+    }
+    return detail::Handle<cl_context>::adopt(raw);
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 }  // namespace openclaw

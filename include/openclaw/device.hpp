@@ -254,7 +254,8 @@ class Device {
     detail::Handle<cl_device_id> handle_;
 };
 
-inline std::vector<Device> Platform::devices(DeviceType type, OnError) const {
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE std::vector<Device> Platform::devices(DeviceType type, OnError) const {
     cl_uint count = 0;
     const auto type_bits = static_cast<cl_device_type>(type);
     const cl_int code = clGetDeviceIDs(get(), type_bits, 0, nullptr, &count);
@@ -276,5 +277,6 @@ inline std::vector<Device> Platform::devices(DeviceType type, OnError) const {
     }
     return devices;
 }
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 }  // namespace openclaw

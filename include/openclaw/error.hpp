@@ -265,21 +265,26 @@ struct FailureText {
     std::string what;
 
     static FailureText compose(cl_int code, std::string call, std::string detail,
-                               std::string_view what_suffix) {
-        std::string what = call;
-        what += ": ";
-        what += code_name(code);
-        what += " (";
-        what += std::to_string(code);
-        what += ')';
-        if (!detail.empty()) {
-            what += ": ";
-            what += detail;
-        }
-        what += what_suffix;
-        return {std::move(call), std::move(detail), std::move(what)};
-    }
+                               std::string_view what_suffix);
 };
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE FailureText FailureText::compose(cl_int code, std::string call, std::string detail,
+                                                 std::string_view what_suffix) {
+    std::string what = call;
+    what += ": ";
+    what += code_name(code);
+    what += " (";
+    what += std::to_string(code);
+    what += ')';
+    if (!detail.empty()) {
+        what += ": ";
+        what += detail;
+    }
+    what += what_suffix;
+    return {std::move(call), std::move(detail), std::move(what)};
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// Every device's log, as BuildError::what() and Status::what() append them.
 inline std::string format_logs(const std::vector<BuildLog>& logs) {
@@ -366,8 +371,8 @@ class BuildError : public Error {
 class OnError;
 
 namespace detail {
-void record(OnError& sink, cl_int code, const char* call, std::string detail,
-            std::vector<BuildLog>* logs);
+OPENCLAW_INLINE void record(OnError& sink, cl_int code, const char* call, std::string detail,
+                            std::vector<BuildLog>* logs);
 bool recording_messages() noexcept;
 class FailureWatch;
 }  // namespace detail
@@ -617,13 +622,17 @@ class MessagePart {
 };
 
 /// The parts of a message joined: the one function behind every concat() call.
-inline std::string join_message(const MessagePart* parts, std::size_t count) {
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE std::string join_message(const MessagePart* parts, std::size_t count) {
     std::string out;
     for (std::size_t i = 0; i < count; ++i) {
         parts[i].append_to(out);
     }
     return out;
 }
+#else
+std::string join_message(const MessagePart* parts, std::size_t count);
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// Builds a message from strings, characters and numbers; used on error paths only.
 template <class... Parts>
@@ -636,8 +645,9 @@ std::string concat(const Parts&... parts) {
     }
 }
 
-inline void record(OnError& sink, cl_int code, const char* call, std::string detail,
-                   std::vector<BuildLog>* logs) {
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE void record(OnError& sink, cl_int code, const char* call, std::string detail,
+                            std::vector<BuildLog>* logs) {
     ++sink.failures_;
     if (sink.code_ != nullptr && !*sink.code_) {
         *sink.code_ = make_error_code(code);
@@ -653,6 +663,7 @@ inline void record(OnError& sink, cl_int code, const char* call, std::string det
         }
     }
 }
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// Without an exception to throw: the failure handler, which must not return.
 [[noreturn]] inline void unrecorded_failure(cl_int code, const char* call, std::string detail,
@@ -669,8 +680,9 @@ inline void record(OnError& sink, cl_int code, const char* call, std::string det
 /// Reports a failure of `call`: recorded by the active OnError of this thread if there is one
 /// (and then it returns), else thrown as Error (or, without exceptions, given to the failure
 /// handler). Callers return an empty result after it.
-[[gnu::noinline, gnu::cold]] inline void fail(cl_int code, const char* call,
-                                              std::string detail = {}) {
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void fail(cl_int code, const char* call,
+                                                       std::string detail = {}) {
     if (active_sink != nullptr) {
         record(*active_sink, code, call, std::move(detail), nullptr);
         return;
@@ -683,9 +695,9 @@ inline void record(OnError& sink, cl_int code, const char* call, std::string det
 }
 
 /// fail() for a program build, with every device's log.
-[[gnu::noinline, gnu::cold]] inline void fail_build(cl_int code, const char* call,
-                                                    std::string detail,
-                                                    std::vector<BuildLog> logs) {
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void fail_build(cl_int code, const char* call,
+                                                             std::string detail,
+                                                             std::vector<BuildLog> logs) {
     if (active_sink != nullptr) {
         record(*active_sink, code, call, std::move(detail), &logs);
         return;
@@ -696,6 +708,11 @@ inline void record(OnError& sink, cl_int code, const char* call, std::string det
     unrecorded_failure(code, call, std::move(detail), &logs);
 #endif
 }
+#else
+[[gnu::cold]] void fail(cl_int code, const char* call, std::string detail = {});
+[[gnu::cold]] void fail_build(cl_int code, const char* call, std::string detail,
+                              std::vector<BuildLog> logs);
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// For failures that cannot be reported through OnError (an allocator's allocate(), whose
 /// callers cannot take an empty result): throws, or without exceptions calls the handler.

@@ -137,7 +137,8 @@ inline Handle<cl_kernel> clone_kernel(cl_kernel kernel, std::string_view name, b
 /// prototype (clCloneKernel, under the program's lock: it must not run concurrently on one
 /// kernel), whose argument values are its own. Before OpenCL 2.1 kernels cannot be cloned, and
 /// each request creates one, still without queries. Empty on failure (reported via OnError).
-inline MadeKernel make_kernel(const Program& program, std::string_view name) {
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE MadeKernel make_kernel(const Program& program, std::string_view name) {
     ProgramState* state = program.state_.get();
     if (!program || state == nullptr) {
         fail(CL_INVALID_PROGRAM, "clCreateKernel",
@@ -190,6 +191,7 @@ inline MadeKernel make_kernel(const Program& program, std::string_view name) {
     }
     return {std::move(fresh), entry->description};
 }
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// False for a temporary buffer, image or sampler passed to set_args: the kernel holds only the
 /// raw handle (clSetKernelArg keeps no reference), so the temporary is released when the
@@ -327,24 +329,8 @@ class KernelBase {
     }
 
     /// \private Reports a failed clSetKernelArg for parameter `index`.
-    [[gnu::noinline, gnu::cold]] bool set_failed(cl_int code, cl_uint index, std::size_t size,
-                                                 const char* call) const {
-        if (!handle_) {
-            return refuse_empty(call);
-        }
-        std::string detail =
-            detail::concat("argument ", index, " of kernel \"", description_->name, "\"");
-        if (code == CL_INVALID_ARG_SIZE) {
-            detail += detail::concat(": the kernel's parameter is not ", size,
-                                     " bytes (the C++ type's size)");
-        } else if (code == CL_INVALID_MEM_OBJECT) {
-            detail += ": the buffer is not a valid memory object of the kernel's context";
-        } else if (code == CL_INVALID_ARG_INDEX) {
-            detail += detail::concat(": the kernel has ", description_->arg_count, " parameters");
-        }
-        detail::fail(code, call, std::move(detail));
-        return false;
-    }
+    [[gnu::cold]] bool set_failed(cl_int code, cl_uint index, std::size_t size,
+                                  const char* call) const;
 
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
     [[gnu::noinline, gnu::cold]] bool empty_argument(cl_uint index, const char* what) const {
@@ -894,5 +880,27 @@ class DynamicKernel : public KernelBase {
 inline DynamicKernel Program::kernel(std::string_view name, OnError) const {
     return DynamicKernel(*this, name);
 }
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::set_failed(cl_int code, cl_uint index,
+                                                                         std::size_t size,
+                                                                         const char* call) const {
+    if (!handle_) {
+        return refuse_empty(call);
+    }
+    std::string detail =
+        detail::concat("argument ", index, " of kernel \"", description_->name, "\"");
+    if (code == CL_INVALID_ARG_SIZE) {
+        detail += detail::concat(": the kernel's parameter is not ", size,
+                                 " bytes (the C++ type's size)");
+    } else if (code == CL_INVALID_MEM_OBJECT) {
+        detail += ": the buffer is not a valid memory object of the kernel's context";
+    } else if (code == CL_INVALID_ARG_INDEX) {
+        detail += detail::concat(": the kernel has ", description_->arg_count, " parameters");
+    }
+    detail::fail(code, call, std::move(detail));
+    return false;
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 }  // namespace openclaw

@@ -89,25 +89,7 @@ class Platform {
         : handle_(detail::Handle<cl_platform_id>::adopt(id)) {}
 
     /// Every installed platform; empty (not an error) when no OpenCL driver (ICD) is installed.
-    static std::vector<Platform> list(OnError = {}) {
-        cl_uint count = 0;
-        const cl_int code = clGetPlatformIDs(0, nullptr, &count);
-        if (code == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */ ||
-            (code == CL_SUCCESS && count == 0)) {
-            return {};
-        }
-        std::vector<cl_platform_id> ids(count);
-        if (!detail::check(code, "clGetPlatformIDs") ||
-            !detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs")) {
-            return {};
-        }
-        std::vector<Platform> platforms;
-        platforms.reserve(count);
-        for (cl_uint i = 0; i < count; ++i) {
-            platforms.emplace_back(ids[i]);
-        }
-        return platforms;
-    }
+    static std::vector<Platform> list(OnError = {});
 
     /// The platform's devices of `type`; empty when it has none of that type.
     std::vector<Device> devices(DeviceType type = DeviceType::all, OnError = {}) const;
@@ -134,6 +116,28 @@ class Platform {
   private:
     detail::Handle<cl_platform_id> handle_;
 };
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE std::vector<Platform> Platform::list(OnError) {
+    cl_uint count = 0;
+    const cl_int code = clGetPlatformIDs(0, nullptr, &count);
+    if (code == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */ ||
+        (code == CL_SUCCESS && count == 0)) {
+        return {};
+    }
+    std::vector<cl_platform_id> ids(count);
+    if (!detail::check(code, "clGetPlatformIDs") ||
+        !detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs")) {
+        return {};
+    }
+    std::vector<Platform> platforms;
+    platforms.reserve(count);
+    for (cl_uint i = 0; i < count; ++i) {
+        platforms.emplace_back(ids[i]);
+    }
+    return platforms;
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 }  // namespace openclaw
 

@@ -390,7 +390,7 @@ struct ProgramState {
 
 /// A kernel made for a request, with its shared description (kernel.hpp).
 struct MadeKernel;
-MadeKernel make_kernel(const Program& program, std::string_view name);
+OPENCLAW_INLINE MadeKernel make_kernel(const Program& program, std::string_view name);
 
 /// True when a device's build failed in the driver's assembler (NVIDIA's ptxas) rather than on
 /// the source: the front end accepted the program and the compiler's own output was refused.
@@ -413,61 +413,7 @@ class Program {
     /// build, when there is one, is loaded instead (see BinaryCache). Fails with BuildError,
     /// carrying every device's log, if the build fails on any device.
     [[nodiscard]] static Program build(const Context& context, std::string_view source,
-                                       const BuildOptions& options = {}, OnError = {}) {
-        if (source.empty()) {
-            detail::fail(CL_INVALID_VALUE, "clCreateProgramWithSource", "the source is empty");
-            return {};
-        }
-        const detail::FailureWatch watch;
-        const std::vector<Device> devices = context.devices();
-        const BuildOptions effective = options.for_devices(devices);
-        const BinaryCache& cache = options.binary_cache();
-        std::optional<detail::CacheKey> key;
-        if (!watch.failed() && cache.enabled()) {
-            key = cache.key(source, effective.str(), effective.include_directories(), devices);
-            if (key) {
-                if (auto entry = cache.load(*key, devices.size())) {
-                    if (Program cached = load_cached(context, devices, *entry, effective)) {
-                        return cached;
-                    }
-                    cache.reject();  // the driver refused it: compile, and replace the entry
-                }
-            }
-        }
-        if (watch.failed()) {
-            return {};
-        }
-        const char* text = source.data();
-        const std::size_t length = source.size();
-        cl_int code = CL_SUCCESS;
-        cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
-        if (!detail::check(code, "clCreateProgramWithSource",
-                           [&] { return detail::concat(length, " characters of source"); })) {
-            return {};
-        }
-        auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
-        Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
-        code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
-        if (code != CL_SUCCESS) {
-            FailedBuild failed = program.failed_build();
-            if (code == CL_BUILD_PROGRAM_FAILURE && added_arg_info(options, effective) &&
-                detail::assembler_failed(failed.logs)) {
-                // NVIDIA's compiler (driver 580, H200) emits PTX its own assembler rejects for a
-                // kernel without parameters when -cl-kernel-arg-info is given. The option was
-                // openclaw's, not the caller's: build without it (kernels then keep the checks
-                // that need no driver description; kernel_arg_info() says false).
-                BuildOptions without = options;
-                without.kernel_arg_info(false);
-                return build(context, source, without);
-            }
-            program.build_failed(code, options, effective, std::move(failed));
-            return {};
-        }
-        if (key) {
-            program.store_in(cache, *key);
-        }
-        return program;
-    }
+                                       const BuildOptions& options = {}, OnError = {});
 
     /// A program from binaries (one per device of `context`, in the context's device order, as
     /// binaries() returns them), built with `options`. Pass the options the binaries were
@@ -475,83 +421,14 @@ class Program {
     /// non-uniform work-groups and are checked against the driver's parameter description.
     [[nodiscard]] static Program from_binaries(const Context& context,
                                                std::span<const Binary> binaries,
-                                               const BuildOptions& options = {}, OnError = {}) {
-        const detail::FailureWatch watch;
-        const std::vector<Device> devices = context.devices();
-        if (watch.failed()) {
-            return {};
-        }
-        auto handle = create_with_binaries(context, devices, binaries);
-        if (!handle) {
-            return {};
-        }
-        Program program(std::move(handle), detail::ProgramFlags::of(options, devices));
-        const cl_int code =
-            clBuildProgram(program.get(), 0, nullptr, options.str().c_str(), nullptr, nullptr);
-        if (code != CL_SUCCESS) {
-            program.build_failed(code, options, options, program.failed_build());
-            return {};
-        }
-        return program;
-    }
+                                               const BuildOptions& options = {}, OnError = {});
 
     /// A program from an intermediate language (SPIR-V) module, built with `options`. Every
     /// device must accept an IL (Device::il_version(): OpenCL 2.1 or later, and not PoCL 3.1 or
     /// NVIDIA's driver): otherwise it fails with CL_INVALID_OPERATION naming the device, and
     /// clCreateProgramWithIL is not called.
     [[nodiscard]] static Program from_il(const Context& context, std::span<const unsigned char> il,
-                                         const BuildOptions& options = {}, OnError = {}) {
-        constexpr const char* call = "clCreateProgramWithIL";
-        if (il.size() < 20 || il.size() % 4 != 0) {
-            detail::fail(CL_INVALID_VALUE, call,
-                         detail::concat("an IL module of ", il.size(),
-                                        " bytes: SPIR-V is a sequence of 32-bit words with a "
-                                        "5-word header"));
-            return {};
-        }
-        const detail::FailureWatch watch;
-        const std::vector<Device> devices = context.devices();
-        for (const Device& device : devices) {
-            if (device.il_version().empty() && !watch.failed()) {
-                const Platform platform = device.platform();
-                detail::fail(
-                    CL_INVALID_OPERATION, call,
-                    detail::concat("device \"", device.name(), "\" (platform \"", platform.name(),
-                                   "\", ", platform.version_string(),
-                                   ") accepts no intermediate language: CL_DEVICE_IL_VERSION is ",
-                                   "empty or unknown (it exists from OpenCL 2.1 on",
-                                   CL_TARGET_OPENCL_VERSION < 210
-                                       ? ", and openclaw was compiled for an older OpenCL"
-                                       : "",
-                                   "); build from OpenCL C source or from binaries instead"));
-                return {};
-            }
-        }
-        if (watch.failed()) {
-            return {};
-        }
-#if CL_TARGET_OPENCL_VERSION >= 210
-        cl_int code = CL_SUCCESS;
-        cl_program raw = clCreateProgramWithIL(context.get(), il.data(), il.size(), &code);
-        if (!detail::check(code, call, [&] {
-                return detail::concat("a module of ", il.size(), " bytes for ", devices.size(),
-                                      " device(s), first \"", devices.front().name(), "\"");
-            })) {
-            return {};
-        }
-        Program program(detail::Handle<cl_program>::adopt(raw),
-                        detail::ProgramFlags::of(options, devices));
-        code = clBuildProgram(raw, 0, nullptr, options.str().c_str(), nullptr, nullptr);
-        if (code != CL_SUCCESS) {
-            program.build_failed(code, options, options, program.failed_build());
-            return {};
-        }
-        return program;
-#else
-        (void)options;
-        return {};  // unreachable: no device reports an IL before OpenCL 2.1
-#endif
-    }
+                                         const BuildOptions& options = {}, OnError = {});
 
     /// Takes ownership of a built program (also if this fails).
     [[nodiscard]] static Program adopt(cl_program raw, OnError = {}) {
@@ -594,19 +471,7 @@ class Program {
     [[nodiscard]] DynamicKernel kernel(std::string_view name, OnError = {}) const;
 
     /// The names of the program's kernels.
-    std::vector<std::string> kernel_names(OnError = {}) const {
-        std::vector<std::string> names;
-        const std::string all = info<CL_PROGRAM_KERNEL_NAMES>();
-        std::size_t start = 0;
-        while (start <= all.size()) {
-            const std::size_t end = std::min(all.find(';', start), all.size());
-            if (end > start) {
-                names.emplace_back(all, start, end - start);
-            }
-            start = end + 1;
-        }
-        return names;
-    }
+    std::vector<std::string> kernel_names(OnError = {}) const;
 
     /// The devices the program was built for (CL_PROGRAM_DEVICES).
     std::vector<Device> devices(OnError = {}) const {
@@ -617,33 +482,11 @@ class Program {
         return devices;
     }
     /// The program's context (CL_PROGRAM_CONTEXT), retained.
-    Context context(OnError = {}) const {
-        return Context::retain(info<CL_PROGRAM_CONTEXT>());
-    }
+    Context context(OnError = {}) const { return Context::retain(info<CL_PROGRAM_CONTEXT>()); }
 
     /// The program's binary for each of its devices (in devices() order): what from_binaries
     /// takes back, e.g. in another process.
-    std::vector<Binary> binaries(OnError = {}) const {
-        const detail::FailureWatch watch;
-        const std::vector<std::size_t> sizes = info<CL_PROGRAM_BINARY_SIZES>();
-        if (watch.failed()) {
-            return {};
-        }
-        std::vector<Binary> out(sizes.size());
-        std::vector<unsigned char*> pointers(sizes.size(), nullptr);
-        for (std::size_t i = 0; i < sizes.size(); ++i) {
-            out[i].resize(sizes[i]);
-            pointers[i] = sizes[i] != 0 ? out[i].data() : nullptr;
-        }
-        if (!detail::check(clGetProgramInfo(get(), CL_PROGRAM_BINARIES,
-                                            pointers.size() * sizeof(unsigned char*),
-                                            pointers.data(), nullptr),
-                           "clGetProgramInfo",
-                           [] { return std::string("query CL_PROGRAM_BINARIES"); })) {
-            return {};
-        }
-        return out;
-    }
+    std::vector<Binary> binaries(OnError = {}) const;
 
     /// The compiler's output for `device`: warnings after a successful build. For a program
     /// loaded from the binary cache, the log of the build that made the entry.
@@ -659,29 +502,16 @@ class Program {
         return build_info<CL_PROGRAM_BUILD_LOG>(device);
     }
     /// Every device's build status and log.
-    std::vector<BuildLog> build_logs(OnError = {}) const {
-        std::vector<BuildLog> logs;
-        for (const Device& device : devices()) {
-            logs.push_back(
-                {device.name(), build_info<CL_PROGRAM_BUILD_STATUS>(device), build_log(device)});
-        }
-        return logs;
-    }
+    std::vector<BuildLog> build_logs(OnError = {}) const;
 
     /// True when the program was loaded from the binary cache instead of being compiled.
-    bool loaded_from_cache() const noexcept {
-        return state_ && state_->from_cache;
-    }
+    bool loaded_from_cache() const noexcept { return state_ && state_->from_cache; }
     /// True when kernels may be launched with non-uniform work-groups: built as OpenCL C 2.0 or
     /// later (without -cl-uniform-work-group-size) for devices that can run them.
-    bool non_uniform_groups() const noexcept {
-        return state_ && state_->flags.non_uniform_groups;
-    }
+    bool non_uniform_groups() const noexcept { return state_ && state_->flags.non_uniform_groups; }
     /// True when built with -cl-kernel-arg-info: kernels are then checked against the driver's
     /// description of their parameters when they are created.
-    bool kernel_arg_info() const noexcept {
-        return state_ && state_->flags.kernel_arg_info;
-    }
+    bool kernel_arg_info() const noexcept { return state_ && state_->flags.kernel_arg_info; }
 
     /// Any clGetProgramInfo parameter, with its C++ type from openclaw's info table.
     template <cl_program_info Param>
@@ -696,13 +526,9 @@ class Program {
     }
 
     /// The raw cl_program (not retained; null when empty).
-    cl_program get() const noexcept {
-        return handle_.get();
-    }
+    cl_program get() const noexcept { return handle_.get(); }
     /// True when the object holds a program.
-    explicit operator bool() const noexcept {
-        return static_cast<bool>(handle_);
-    }
+    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
     friend bool operator==(const Program& a, const Program& b) noexcept {
         return a.handle_ == b.handle_;
     }
@@ -732,89 +558,14 @@ class Program {
 
     static detail::Handle<cl_program> create_with_binaries(const Context& context,
                                                            const std::vector<Device>& devices,
-                                                           std::span<const Binary> binaries) {
-        constexpr const char* call = "clCreateProgramWithBinary";
-        if (binaries.size() != devices.size()) {
-            detail::fail(
-                CL_INVALID_VALUE, call,
-                detail::concat(binaries.size(), " binaries for a context of ", devices.size(),
-                               " device(s): give one per device, in the context's "
-                               "device order"));
-            return {};
-        }
-        std::vector<cl_device_id> ids;
-        std::vector<std::size_t> lengths;
-        std::vector<const unsigned char*> pointers;
-        for (std::size_t i = 0; i < devices.size(); ++i) {
-            if (binaries[i].empty()) {
-                detail::fail(CL_INVALID_VALUE, call,
-                             detail::concat("binary ", i, " (for device \"", devices[i].name(),
-                                            "\") is empty"));
-                return {};
-            }
-            ids.push_back(devices[i].get());
-            lengths.push_back(binaries[i].size());
-            pointers.push_back(binaries[i].data());
-        }
-        std::vector<cl_int> status(devices.size(), CL_SUCCESS);
-        cl_int code = CL_SUCCESS;
-        cl_program raw =
-            clCreateProgramWithBinary(context.get(), static_cast<cl_uint>(ids.size()), ids.data(),
-                                      lengths.data(), pointers.data(), status.data(), &code);
-        if (!detail::check(code, call, [&] {
-                std::string detail;
-                for (std::size_t i = 0; i < status.size(); ++i) {
-                    if (status[i] != CL_SUCCESS) {
-                        detail += detail::concat(detail.empty() ? "" : "; ", "binary ", i, " (",
-                                                 lengths[i], " bytes) for device \"",
-                                                 devices[i].name(), "\": ", code_name(status[i]));
-                    }
-                }
-                return detail.empty() ? detail::concat(ids.size(), " binaries") : detail;
-            })) {
-            if (raw != nullptr) {
-                clReleaseProgram(raw);
-            }
-            return {};
-        }
-        return detail::Handle<cl_program>::adopt(raw);
-    }
+                                                           std::span<const Binary> binaries);
 
     // A cache entry as a built program, or an empty one when the driver refuses it (reported to
     // nobody: the caller compiles the source instead).
     static Program load_cached(const Context& context, const std::vector<Device>& devices,
-                               const detail::CachedBuild& entry, const BuildOptions& effective) {
-        Status refused;
-        const OnError quiet(refused);
-        auto handle = create_with_binaries(context, devices, entry.binaries);
-        if (!handle) {
-            return {};
-        }
-        if (clBuildProgram(handle.get(), 0, nullptr, effective.str().c_str(), nullptr, nullptr) !=
-            CL_SUCCESS) {
-            return {};
-        }
-        Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
-        program.state_->from_cache = true;
-        program.state_->cached_logs = entry.logs;
-        return program;
-    }
+                               const detail::CachedBuild& entry, const BuildOptions& effective);
 
-    void store_in(const BinaryCache& cache, const detail::CacheKey& key) const {
-        Status unavailable;  // a driver without binaries: nothing to keep
-        const OnError quiet(unavailable);
-        detail::CachedBuild entry;
-        entry.binaries = binaries();
-        for (const Device& device : devices()) {
-            entry.logs.push_back(build_info<CL_PROGRAM_BUILD_LOG>(device));
-        }
-        const bool complete = unavailable.ok() && !entry.binaries.empty() &&
-                              std::none_of(entry.binaries.begin(), entry.binaries.end(),
-                                           [](const Binary& binary) { return binary.empty(); });
-        if (complete) {
-            cache.store(key, entry);
-        }
-    }
+    void store_in(const BinaryCache& cache, const detail::CacheKey& key) const;
 
     static bool added_arg_info(const BuildOptions& options, const BuildOptions& effective) {
         return !options.contains("-cl-kernel-arg-info") &&
@@ -841,35 +592,300 @@ class Program {
         return result;
     }
 
-    [[gnu::noinline, gnu::cold]] void build_failed(cl_int code, const BuildOptions& options,
-                                                   const BuildOptions& effective,
-                                                   FailedBuild why) const {
-        std::vector<BuildLog> logs = std::move(why.logs);
-        const std::string unavailable_why = std::move(why.unavailable_why);
-        std::size_t failed = 0;
-        for (const BuildLog& log : logs) {
-            failed += log.status == CL_BUILD_ERROR ? 1 : 0;
-        }
-        std::string added =
-            effective.str().substr(std::min(options.str().size(), effective.str().size()));
-        if (!added.empty() && added.front() == ' ') {
-            added.erase(0, 1);
-        }
-        std::string detail =
-            unavailable_why.empty()
-                ? detail::concat("the build failed for ", failed, " of ", logs.size(), " device(s)")
-                : detail::concat("the build failed (build logs unavailable: ", unavailable_why,
-                                 ")");
-        detail += detail::concat(", options \"", options.str(), "\"",
-                                 added.empty()
-                                     ? std::string()
-                                     : detail::concat(" (and, added by openclaw: ", added, ")"));
-        detail::fail_build(code, "clBuildProgram", std::move(detail), std::move(logs));
-    }
+    [[gnu::cold]] void build_failed(cl_int code, const BuildOptions& options,
+                                    const BuildOptions& effective, FailedBuild why) const;
 
     detail::Handle<cl_program> handle_;
     std::shared_ptr<detail::ProgramState> state_;
 };
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view source,
+                                       const BuildOptions& options, OnError) {
+    if (source.empty()) {
+        detail::fail(CL_INVALID_VALUE, "clCreateProgramWithSource", "the source is empty");
+        return {};
+    }
+    const detail::FailureWatch watch;
+    const std::vector<Device> devices = context.devices();
+    const BuildOptions effective = options.for_devices(devices);
+    const BinaryCache& cache = options.binary_cache();
+    std::optional<detail::CacheKey> key;
+    if (!watch.failed() && cache.enabled()) {
+        key = cache.key(source, effective.str(), effective.include_directories(), devices);
+        if (key) {
+            if (auto entry = cache.load(*key, devices.size())) {
+                if (Program cached = load_cached(context, devices, *entry, effective)) {
+                    return cached;
+                }
+                cache.reject();  // the driver refused it: compile, and replace the entry
+            }
+        }
+    }
+    if (watch.failed()) {
+        return {};
+    }
+    const char* text = source.data();
+    const std::size_t length = source.size();
+    cl_int code = CL_SUCCESS;
+    cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+    if (!detail::check(code, "clCreateProgramWithSource",
+                       [&] { return detail::concat(length, " characters of source"); })) {
+        return {};
+    }
+    auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
+    Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
+    code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
+    if (code != CL_SUCCESS) {
+        FailedBuild failed = program.failed_build();
+        if (code == CL_BUILD_PROGRAM_FAILURE && added_arg_info(options, effective) &&
+            detail::assembler_failed(failed.logs)) {
+            // NVIDIA's compiler (driver 580, H200) emits PTX its own assembler rejects for a
+            // kernel without parameters when -cl-kernel-arg-info is given. The option was
+            // openclaw's, not the caller's: build without it (kernels then keep the checks
+            // that need no driver description; kernel_arg_info() says false).
+            BuildOptions without = options;
+            without.kernel_arg_info(false);
+            return build(context, source, without);
+        }
+        program.build_failed(code, options, effective, std::move(failed));
+        return {};
+    }
+    if (key) {
+        program.store_in(cache, *key);
+    }
+    return program;
+}
+
+OPENCLAW_INLINE Program Program::from_binaries(const Context& context,
+                                               std::span<const Binary> binaries,
+                                               const BuildOptions& options, OnError) {
+    const detail::FailureWatch watch;
+    const std::vector<Device> devices = context.devices();
+    if (watch.failed()) {
+        return {};
+    }
+    auto handle = create_with_binaries(context, devices, binaries);
+    if (!handle) {
+        return {};
+    }
+    Program program(std::move(handle), detail::ProgramFlags::of(options, devices));
+    const cl_int code =
+        clBuildProgram(program.get(), 0, nullptr, options.str().c_str(), nullptr, nullptr);
+    if (code != CL_SUCCESS) {
+        program.build_failed(code, options, options, program.failed_build());
+        return {};
+    }
+    return program;
+}
+
+OPENCLAW_INLINE Program Program::from_il(const Context& context, std::span<const unsigned char> il,
+                                         const BuildOptions& options, OnError) {
+    constexpr const char* call = "clCreateProgramWithIL";
+    if (il.size() < 20 || il.size() % 4 != 0) {
+        detail::fail(CL_INVALID_VALUE, call,
+                     detail::concat("an IL module of ", il.size(),
+                                    " bytes: SPIR-V is a sequence of 32-bit words with a "
+                                    "5-word header"));
+        return {};
+    }
+    const detail::FailureWatch watch;
+    const std::vector<Device> devices = context.devices();
+    for (const Device& device : devices) {
+        if (device.il_version().empty() && !watch.failed()) {
+            const Platform platform = device.platform();
+            detail::fail(
+                CL_INVALID_OPERATION, call,
+                detail::concat("device \"", device.name(), "\" (platform \"", platform.name(),
+                               "\", ", platform.version_string(),
+                               ") accepts no intermediate language: CL_DEVICE_IL_VERSION is ",
+                               "empty or unknown (it exists from OpenCL 2.1 on",
+                               CL_TARGET_OPENCL_VERSION < 210
+                                   ? ", and openclaw was compiled for an older OpenCL"
+                                   : "",
+                               "); build from OpenCL C source or from binaries instead"));
+            return {};
+        }
+    }
+    if (watch.failed()) {
+        return {};
+    }
+#if CL_TARGET_OPENCL_VERSION >= 210
+    cl_int code = CL_SUCCESS;
+    cl_program raw = clCreateProgramWithIL(context.get(), il.data(), il.size(), &code);
+    if (!detail::check(code, call, [&] {
+            return detail::concat("a module of ", il.size(), " bytes for ", devices.size(),
+                                  " device(s), first \"", devices.front().name(), "\"");
+        })) {
+        return {};
+    }
+    Program program(detail::Handle<cl_program>::adopt(raw),
+                    detail::ProgramFlags::of(options, devices));
+    code = clBuildProgram(raw, 0, nullptr, options.str().c_str(), nullptr, nullptr);
+    if (code != CL_SUCCESS) {
+        program.build_failed(code, options, options, program.failed_build());
+        return {};
+    }
+    return program;
+#else
+    (void)options;
+    return {};  // unreachable: no device reports an IL before OpenCL 2.1
+#endif
+}
+
+OPENCLAW_INLINE std::vector<Binary> Program::binaries(OnError) const {
+    const detail::FailureWatch watch;
+    const std::vector<std::size_t> sizes = info<CL_PROGRAM_BINARY_SIZES>();
+    if (watch.failed()) {
+        return {};
+    }
+    std::vector<Binary> out(sizes.size());
+    std::vector<unsigned char*> pointers(sizes.size(), nullptr);
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        out[i].resize(sizes[i]);
+        pointers[i] = sizes[i] != 0 ? out[i].data() : nullptr;
+    }
+    if (!detail::check(
+            clGetProgramInfo(get(), CL_PROGRAM_BINARIES, pointers.size() * sizeof(unsigned char*),
+                             pointers.data(), nullptr),
+            "clGetProgramInfo", [] { return std::string("query CL_PROGRAM_BINARIES"); })) {
+        return {};
+    }
+    return out;
+}
+
+OPENCLAW_INLINE std::vector<BuildLog> Program::build_logs(OnError) const {
+    std::vector<BuildLog> logs;
+    for (const Device& device : devices()) {
+        logs.push_back(
+            {device.name(), build_info<CL_PROGRAM_BUILD_STATUS>(device), build_log(device)});
+    }
+    return logs;
+}
+
+OPENCLAW_INLINE detail::Handle<cl_program> Program::create_with_binaries(
+    const Context& context, const std::vector<Device>& devices, std::span<const Binary> binaries) {
+    constexpr const char* call = "clCreateProgramWithBinary";
+    if (binaries.size() != devices.size()) {
+        detail::fail(CL_INVALID_VALUE, call,
+                     detail::concat(binaries.size(), " binaries for a context of ", devices.size(),
+                                    " device(s): give one per device, in the context's "
+                                    "device order"));
+        return {};
+    }
+    std::vector<cl_device_id> ids;
+    std::vector<std::size_t> lengths;
+    std::vector<const unsigned char*> pointers;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (binaries[i].empty()) {
+            detail::fail(
+                CL_INVALID_VALUE, call,
+                detail::concat("binary ", i, " (for device \"", devices[i].name(), "\") is empty"));
+            return {};
+        }
+        ids.push_back(devices[i].get());
+        lengths.push_back(binaries[i].size());
+        pointers.push_back(binaries[i].data());
+    }
+    std::vector<cl_int> status(devices.size(), CL_SUCCESS);
+    cl_int code = CL_SUCCESS;
+    cl_program raw =
+        clCreateProgramWithBinary(context.get(), static_cast<cl_uint>(ids.size()), ids.data(),
+                                  lengths.data(), pointers.data(), status.data(), &code);
+    if (!detail::check(code, call, [&] {
+            std::string detail;
+            for (std::size_t i = 0; i < status.size(); ++i) {
+                if (status[i] != CL_SUCCESS) {
+                    detail += detail::concat(detail.empty() ? "" : "; ", "binary ", i, " (",
+                                             lengths[i], " bytes) for device \"", devices[i].name(),
+                                             "\": ", code_name(status[i]));
+                }
+            }
+            return detail.empty() ? detail::concat(ids.size(), " binaries") : detail;
+        })) {
+        if (raw != nullptr) {
+            clReleaseProgram(raw);
+        }
+        return {};
+    }
+    return detail::Handle<cl_program>::adopt(raw);
+}
+
+OPENCLAW_INLINE Program Program::load_cached(const Context& context,
+                                             const std::vector<Device>& devices,
+                                             const detail::CachedBuild& entry,
+                                             const BuildOptions& effective) {
+    Status refused;
+    const OnError quiet(refused);
+    auto handle = create_with_binaries(context, devices, entry.binaries);
+    if (!handle) {
+        return {};
+    }
+    if (clBuildProgram(handle.get(), 0, nullptr, effective.str().c_str(), nullptr, nullptr) !=
+        CL_SUCCESS) {
+        return {};
+    }
+    Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
+    program.state_->from_cache = true;
+    program.state_->cached_logs = entry.logs;
+    return program;
+}
+
+OPENCLAW_INLINE void Program::store_in(const BinaryCache& cache,
+                                       const detail::CacheKey& key) const {
+    Status unavailable;  // a driver without binaries: nothing to keep
+    const OnError quiet(unavailable);
+    detail::CachedBuild entry;
+    entry.binaries = binaries();
+    for (const Device& device : devices()) {
+        entry.logs.push_back(build_info<CL_PROGRAM_BUILD_LOG>(device));
+    }
+    const bool complete = unavailable.ok() && !entry.binaries.empty() &&
+                          std::none_of(entry.binaries.begin(), entry.binaries.end(),
+                                       [](const Binary& binary) { return binary.empty(); });
+    if (complete) {
+        cache.store(key, entry);
+    }
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Program::build_failed(
+    cl_int code, const BuildOptions& options, const BuildOptions& effective,
+    FailedBuild why) const {
+    std::vector<BuildLog> logs = std::move(why.logs);
+    const std::string unavailable_why = std::move(why.unavailable_why);
+    std::size_t failed = 0;
+    for (const BuildLog& log : logs) {
+        failed += log.status == CL_BUILD_ERROR ? 1 : 0;
+    }
+    std::string added =
+        effective.str().substr(std::min(options.str().size(), effective.str().size()));
+    if (!added.empty() && added.front() == ' ') {
+        added.erase(0, 1);
+    }
+    std::string detail =
+        unavailable_why.empty()
+            ? detail::concat("the build failed for ", failed, " of ", logs.size(), " device(s)")
+            : detail::concat("the build failed (build logs unavailable: ", unavailable_why, ")");
+    detail += detail::concat(
+        ", options \"", options.str(), "\"",
+        added.empty() ? std::string() : detail::concat(" (and, added by openclaw: ", added, ")"));
+    detail::fail_build(code, "clBuildProgram", std::move(detail), std::move(logs));
+}
+
+OPENCLAW_INLINE std::vector<std::string> Program::kernel_names(OnError) const {
+    std::vector<std::string> names;
+    const std::string all = info<CL_PROGRAM_KERNEL_NAMES>();
+    std::size_t start = 0;
+    while (start <= all.size()) {
+        const std::size_t end = std::min(all.find(';', start), all.size());
+        if (end > start) {
+            names.emplace_back(all, start, end - start);
+        }
+        start = end + 1;
+    }
+    return names;
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 }  // namespace openclaw
 

@@ -202,15 +202,7 @@ class Queue {
 
     // What a queue reads once: its context, the launch limits of its device, its shared state.
     // Leaves the queue empty when a query fails (reported through OnError).
-    void initialize(cl_context context, const Device& device, Staging staging) {
-        const detail::FailureWatch watch;
-        context_ = context;
-        limits_ = detail::LaunchLimits::of(device);
-        state_ = make_state(device, staging);
-        if (watch.failed()) {
-            *this = Queue();
-        }
-    }
+    void initialize(cl_context context, const Device& device, Staging staging);
 
     static std::shared_ptr<detail::QueueState> make_state(const Device& device, Staging mode) {
         auto state = std::make_shared<detail::QueueState>();
@@ -222,70 +214,7 @@ class Queue {
     friend detail::QueueState& detail::state_of(const Queue& queue);
 
     static detail::Handle<cl_command_queue> create(const Context& context, const Device& device,
-                                                   QueueOptions options) {
-        cl_command_queue_properties bits = 0;
-        if (options.profiling) {
-            bits |= CL_QUEUE_PROFILING_ENABLE;
-        }
-        if (options.out_of_order) {
-            bits |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-        }
-        // A device of another context (worse, of another platform) can crash the driver that
-        // receives it, so membership is checked here, once per queue.
-        // The devices the context was made of (Context::devices() keeps them: PoCL reports the
-        // root device for a context of sub-devices).
-        const std::vector<Device> members = context.devices();
-        if (std::find(members.begin(), members.end(), device) == members.end()) {
-            std::string names;
-            for (const Device& member : members) {
-                names += detail::concat(names.empty() ? "" : ", ", "\"", member.name(), "\"");
-            }
-            detail::fail(CL_INVALID_DEVICE, "clCreateCommandQueue",
-                         detail::concat("device \"", device.name(),
-                                        "\" is not one of the context's devices (", names, ")"));
-            return {};
-        }
-        cl_int code = CL_SUCCESS;
-        cl_command_queue raw = nullptr;
-        // Errors name the entry point actually called.
-        const char* call = "clCreateCommandQueue";
-#if CL_TARGET_OPENCL_VERSION >= 200
-        if (device.platform().version() >= Version{2, 0}) {
-            const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, bits, 0};
-            call = "clCreateCommandQueueWithProperties";
-            raw =
-                clCreateCommandQueueWithProperties(context.get(), device.get(), properties, &code);
-        } else {
-            // The platform predates clCreateCommandQueueWithProperties: use the 1.x entry point.
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-            raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-        }
-#else
-        raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
-#endif
-        if (!detail::check(code, call, [&] {
-                std::string detail =
-                    detail::concat("device ", detail::describe_safely([&] {
-                                       return detail::concat('"', device.name(), '"');
-                                   }));
-                if (code == CL_INVALID_QUEUE_PROPERTIES) {
-                    detail +=
-                        detail::concat(" does not support the requested properties (profiling ",
-                                       options.profiling ? "on" : "off", ", out-of-order ",
-                                       options.out_of_order ? "on" : "off", ")");
-                }
-                return detail;
-            })) {
-            return {};
-        }
-        return detail::Handle<cl_command_queue>::adopt(raw);
-    }
+                                                   QueueOptions options);
 
     template <class K>
     void launch(const K& kernel, const NDRange& global, const NDRange& local, const WaitList& wait,
@@ -338,40 +267,8 @@ class Queue {
     }
 
     // Cold paths: build the message with whatever queries make it useful, then report it.
-    [[gnu::noinline, gnu::cold]] bool geometry_error(const NDRange& global, const NDRange& local,
-                                                     cl_int code, cl_uint d) const {
-        std::string detail;
-        if (code == CL_INVALID_WORK_DIMENSION) {
-            detail = global.empty()
-                         ? std::string("the global range is empty (it needs 1 to 3 dimensions)")
-                         : detail::concat("local range ", local.to_string(), " has ",
-                                          local.dimensions(), " dimension(s), global range ",
-                                          global.to_string(), " has ", global.dimensions());
-        } else if (code == CL_INVALID_GLOBAL_WORK_SIZE) {
-            detail = detail::concat("global size is 0 in dimension ", d, " (global ",
-                                    global.to_string(), ")");
-        } else if (code == CL_INVALID_WORK_ITEM_SIZE) {
-            detail = local[d] == 0
-                         ? detail::concat("local size is 0 in dimension ", d)
-                         : detail::concat("local size ", local[d], " in dimension ", d,
-                                          " exceeds the device's maximum work-item size ",
-                                          limits_.max_item_sizes[d], " in that dimension");
-        } else if (d < 3) {
-            detail = detail::concat("global size ", global[d], " in dimension ", d,
-                                    " is not a multiple of local size ", local[d],
-                                    " (work-groups must be uniform: OpenCL C 1.x, or a device "
-                                    "without non-uniform work-group support)");
-        } else {
-            detail = detail::concat("local size ", local.to_string(), " (", local.total(),
-                                    " work-items) exceeds the device's maximum work-group size ",
-                                    limits_.max_group_size);
-        }
-        detail += " on ";
-        detail +=
-            detail::describe_safely([&] { return detail::concat('"', device().name(), '"'); });
-        detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
-        return false;
-    }
+    [[gnu::cold]] bool geometry_error(const NDRange& global, const NDRange& local, cl_int code,
+                                      cl_uint d) const;
 
     [[gnu::noinline, gnu::cold]] void foreign_kernel(cl_kernel kernel) const {
         if (!*this) {
@@ -386,35 +283,8 @@ class Queue {
                                           " belongs to another context than the queue"));
     }
 
-    [[gnu::noinline, gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel,
-                                                    const NDRange& global,
-                                                    const NDRange& local) const {
-        std::string detail =
-            detail::concat("kernel ", detail::quoted_kernel_name(kernel), ", global ",
-                           global.to_string(), ", local ", local.to_string());
-        if (code == CL_INVALID_KERNEL_ARGS) {
-            detail += ": not every argument is set ";
-            detail += detail::describe_safely([&] {
-                return detail::concat("(the kernel takes ",
-                                      detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel),
-                                      "); call set_args first (NVIDIA's driver also says so "
-                                      "when a pointer argument was set as an SVM pointer and "
-                                      "then as a buffer: use a fresh kernel object)");
-            });
-        } else if (code == CL_INVALID_CONTEXT) {
-            detail += ": the kernel and the queue belong to different contexts";
-        } else if (code == CL_INVALID_WORK_GROUP_SIZE && !local.empty()) {
-            detail += ": ";
-            detail += detail::describe_safely([&] {
-                return detail::concat(
-                    "this kernel allows at most ",
-                    detail::get_info<detail::KernelWorkGroupInfo, CL_KERNEL_WORK_GROUP_SIZE>(
-                        kernel, device().get()),
-                    " work-items per group on this device");
-            });
-        }
-        detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
-    }
+    [[gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel, const NDRange& global,
+                                     const NDRange& local) const;
 
     detail::Handle<cl_command_queue> handle_;
     detail::ResetOnMove<cl_context> context_;
@@ -427,5 +297,145 @@ inline QueueState& state_of(const Queue& queue) {
     return *queue.state_;
 }
 }  // namespace detail
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& context,
+                                                               const Device& device,
+                                                               QueueOptions options) {
+    cl_command_queue_properties bits = 0;
+    if (options.profiling) {
+        bits |= CL_QUEUE_PROFILING_ENABLE;
+    }
+    if (options.out_of_order) {
+        bits |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    }
+    // A device of another context (worse, of another platform) can crash the driver that
+    // receives it, so membership is checked here, once per queue.
+    // The devices the context was made of (Context::devices() keeps them: PoCL reports the
+    // root device for a context of sub-devices).
+    const std::vector<Device> members = context.devices();
+    if (std::find(members.begin(), members.end(), device) == members.end()) {
+        std::string names;
+        for (const Device& member : members) {
+            names += detail::concat(names.empty() ? "" : ", ", "\"", member.name(), "\"");
+        }
+        detail::fail(CL_INVALID_DEVICE, "clCreateCommandQueue",
+                     detail::concat("device \"", device.name(),
+                                    "\" is not one of the context's devices (", names, ")"));
+        return {};
+    }
+    cl_int code = CL_SUCCESS;
+    cl_command_queue raw = nullptr;
+    // Errors name the entry point actually called.
+    const char* call = "clCreateCommandQueue";
+#if CL_TARGET_OPENCL_VERSION >= 200
+    if (device.platform().version() >= Version{2, 0}) {
+        const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, bits, 0};
+        call = "clCreateCommandQueueWithProperties";
+        raw = clCreateCommandQueueWithProperties(context.get(), device.get(), properties, &code);
+    } else {
+        // The platform predates clCreateCommandQueueWithProperties: use the 1.x entry point.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+        raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    }
+#else
+    raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
+#endif
+    if (!detail::check(code, call, [&] {
+            std::string detail = detail::concat("device ", detail::describe_safely([&] {
+                                                    return detail::concat('"', device.name(), '"');
+                                                }));
+            if (code == CL_INVALID_QUEUE_PROPERTIES) {
+                detail += detail::concat(" does not support the requested properties (profiling ",
+                                         options.profiling ? "on" : "off", ", out-of-order ",
+                                         options.out_of_order ? "on" : "off", ")");
+            }
+            return detail;
+        })) {
+        return {};
+    }
+    return detail::Handle<cl_command_queue>::adopt(raw);
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool Queue::geometry_error(const NDRange& global,
+                                                                        const NDRange& local,
+                                                                        cl_int code,
+                                                                        cl_uint d) const {
+    std::string detail;
+    if (code == CL_INVALID_WORK_DIMENSION) {
+        detail = global.empty()
+                     ? std::string("the global range is empty (it needs 1 to 3 dimensions)")
+                     : detail::concat("local range ", local.to_string(), " has ",
+                                      local.dimensions(), " dimension(s), global range ",
+                                      global.to_string(), " has ", global.dimensions());
+    } else if (code == CL_INVALID_GLOBAL_WORK_SIZE) {
+        detail = detail::concat("global size is 0 in dimension ", d, " (global ",
+                                global.to_string(), ")");
+    } else if (code == CL_INVALID_WORK_ITEM_SIZE) {
+        detail = local[d] == 0 ? detail::concat("local size is 0 in dimension ", d)
+                               : detail::concat("local size ", local[d], " in dimension ", d,
+                                                " exceeds the device's maximum work-item size ",
+                                                limits_.max_item_sizes[d], " in that dimension");
+    } else if (d < 3) {
+        detail = detail::concat("global size ", global[d], " in dimension ", d,
+                                " is not a multiple of local size ", local[d],
+                                " (work-groups must be uniform: OpenCL C 1.x, or a device "
+                                "without non-uniform work-group support)");
+    } else {
+        detail = detail::concat("local size ", local.to_string(), " (", local.total(),
+                                " work-items) exceeds the device's maximum work-group size ",
+                                limits_.max_group_size);
+    }
+    detail += " on ";
+    detail += detail::describe_safely([&] { return detail::concat('"', device().name(), '"'); });
+    detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
+    return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::launch_failed(cl_int code,
+                                                                       cl_kernel kernel,
+                                                                       const NDRange& global,
+                                                                       const NDRange& local) const {
+    std::string detail = detail::concat("kernel ", detail::quoted_kernel_name(kernel), ", global ",
+                                        global.to_string(), ", local ", local.to_string());
+    if (code == CL_INVALID_KERNEL_ARGS) {
+        detail += ": not every argument is set ";
+        detail += detail::describe_safely([&] {
+            return detail::concat("(the kernel takes ",
+                                  detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel),
+                                  "); call set_args first (NVIDIA's driver also says so "
+                                  "when a pointer argument was set as an SVM pointer and "
+                                  "then as a buffer: use a fresh kernel object)");
+        });
+    } else if (code == CL_INVALID_CONTEXT) {
+        detail += ": the kernel and the queue belong to different contexts";
+    } else if (code == CL_INVALID_WORK_GROUP_SIZE && !local.empty()) {
+        detail += ": ";
+        detail += detail::describe_safely([&] {
+            return detail::concat(
+                "this kernel allows at most ",
+                detail::get_info<detail::KernelWorkGroupInfo, CL_KERNEL_WORK_GROUP_SIZE>(
+                    kernel, device().get()),
+                " work-items per group on this device");
+        });
+    }
+    detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
+}
+OPENCLAW_INLINE void Queue::initialize(cl_context context, const Device& device, Staging staging) {
+    const detail::FailureWatch watch;
+    context_ = context;
+    limits_ = detail::LaunchLimits::of(device);
+    state_ = make_state(device, staging);
+    if (watch.failed()) {
+        *this = Queue();
+    }
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 }  // namespace openclaw

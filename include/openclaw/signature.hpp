@@ -1643,8 +1643,9 @@ inline std::string param_mismatch(const HostParam& param, const ArgInfo& info) {
 
 /// Compares each C++ parameter with the driver's arg info of kernel `name`; fails with
 /// CL_INVALID_KERNEL_ARGS naming the first that differs (and returns false).
-inline bool verify_params(std::string_view name, const std::vector<ArgInfo>& infos,
-                          const HostParam* params, std::size_t count) {
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE bool verify_params(std::string_view name, const std::vector<ArgInfo>& infos,
+                                   const HostParam* params, std::size_t count) {
     for (std::size_t i = 0; i < count && i < infos.size(); ++i) {
         const ArgInfo& info = infos[i];
         if (!info.known()) {
@@ -1662,6 +1663,10 @@ inline bool verify_params(std::string_view name, const std::vector<ArgInfo>& inf
     }
     return true;
 }
+#else
+bool verify_params(std::string_view name, const std::vector<ArgInfo>& infos,
+                   const HostParam* params, std::size_t count);
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// An argument given to DynamicKernel::set_args, as far as the comparison with the driver
 /// needs it.

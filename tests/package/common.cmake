@@ -14,6 +14,7 @@ endfunction()
 # headers, the CMake package and the pkg-config file; `what` names it in the message.
 function(check_installed prefix what)
   foreach(file include/openclaw/openclaw.hpp include/openclaw/detail/handle.hpp
+               include/openclaw/src.hpp
                share/cmake/openclaw/openclawConfig.cmake
                share/cmake/openclaw/openclawConfigVersion.cmake
                share/cmake/openclaw/openclawTargets.cmake

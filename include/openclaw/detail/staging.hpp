@@ -26,19 +26,7 @@ namespace openclaw::detail {
 /// Copies large blocks on several threads: a few persistent helpers plus the calling thread.
 class CopyWorkers {
   public:
-    explicit CopyWorkers(unsigned participants) {
-        for (unsigned i = 1; i < participants; ++i) {
-#if defined(__cpp_exceptions)
-            try {
-                threads_.emplace_back([this, i] { serve(i); });
-            } catch (const std::system_error&) {
-                break;  // fewer helpers than asked: still correct, only slower
-            }
-#else
-            threads_.emplace_back([this, i] { serve(i); });
-#endif
-        }
-    }
+    explicit CopyWorkers(unsigned participants);
     CopyWorkers(const CopyWorkers&) = delete;
     CopyWorkers& operator=(const CopyWorkers&) = delete;
     ~CopyWorkers() {
@@ -129,27 +117,7 @@ class StagingPool {
     /// Transfers smaller than this go straight to the driver.
     static constexpr std::size_t threshold_bytes = std::size_t{4} << 20;
 
-    StagingPool(cl_context context, cl_command_queue queue)
-        : workers_(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)) {
-        for (Slot& slot : slots_) {
-            cl_int code = CL_SUCCESS;
-            slot.mem = Handle<cl_mem>::adopt(clCreateBuffer(
-                context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, chunk_bytes, nullptr, &code));
-            if (!check(code, "clCreateBuffer", [] { return "pinned staging buffer"; })) {
-                slot.mem.reset();
-                return;
-            }
-            slot.queue = Handle<cl_command_queue>::retain(queue);
-            void* host =
-                clEnqueueMapBuffer(queue, slot.mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                                   chunk_bytes, 0, nullptr, nullptr, &code);
-            if (!check(code, "clEnqueueMapBuffer", [] { return "pinned staging buffer"; })) {
-                return;
-            }
-            slot.host = host;
-        }
-        ready_ = true;
-    }
+    StagingPool(cl_context context, cl_command_queue queue);
     StagingPool(const StagingPool&) = delete;
     StagingPool& operator=(const StagingPool&) = delete;
 
@@ -158,65 +126,11 @@ class StagingPool {
 
     /// Blocking write of `bytes` from pageable `src` to `dst` at byte `offset`.
     void write(cl_command_queue queue, cl_mem dst, std::size_t offset, const std::byte* src,
-               std::size_t bytes) {
-        InFlight in_flight;
-        for (std::size_t done = 0, i = 0; done < bytes; done += chunk_bytes, ++i) {
-            const std::size_t n = std::min(chunk_bytes, bytes - done);
-            Slot& slot = slots_[i % slot_count];
-            in_flight.wait(i % slot_count);  // the slot's previous chunk has left it
-            if (!in_flight.ok()) {
-                return;
-            }
-            workers_.copy(slot.host, src + done, n);
-            if (!check(clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0,
-                                            nullptr, in_flight.slot(i % slot_count)),
-                       "clEnqueueWriteBuffer",
-                       [&] {
-                           return concat("staged chunk of ", n, " bytes at byte ", offset + done);
-                       }) ||
-                !check(clFlush(queue), "clFlush")) {
-                return;
-            }
-        }
-        in_flight.wait_all();
-    }
+               std::size_t bytes);
 
     /// Blocking read of `bytes` from `src` at byte `offset` into pageable `dst`.
     void read(cl_command_queue queue, cl_mem src, std::size_t offset, std::byte* dst,
-              std::size_t bytes) {
-        InFlight in_flight;
-        const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
-        const auto issue = [&](std::size_t i) {
-            const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
-            return check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk_bytes, n,
-                                             slots_[i % slot_count].host, 0, nullptr,
-                                             in_flight.slot(i % slot_count)),
-                         "clEnqueueReadBuffer", [&] {
-                             return concat("staged chunk of ", n, " bytes at byte ",
-                                           offset + i * chunk_bytes);
-                         });
-        };
-        for (std::size_t i = 0; i < std::min(chunks, slot_count); ++i) {
-            if (!issue(i)) {
-                return;
-            }
-        }
-        if (!check(clFlush(queue), "clFlush")) {
-            return;
-        }
-        for (std::size_t i = 0; i < chunks; ++i) {
-            const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
-            in_flight.wait(i % slot_count);
-            if (!in_flight.ok()) {
-                return;
-            }
-            workers_.copy(dst + i * chunk_bytes, slots_[i % slot_count].host, n);
-            if (i + slot_count < chunks &&
-                (!issue(i + slot_count) || !check(clFlush(queue), "clFlush"))) {
-                return;
-            }
-        }
-    }
+              std::size_t bytes);
 
   private:
     // A persistently mapped pinned buffer; unmapped when destroyed (also when the pool's
@@ -285,7 +199,9 @@ class StagingPool {
 
 /// The staging pool of `queue`'s family of copies, made on first use; nullptr when the queue
 /// does not stage pageable transfers. The returned lock serializes staged transfers.
-inline std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Queue& queue) {
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(
+    const Queue& queue) {
     QueueState& state = state_of(queue);
     if (!state.stage_pageable) {
         return {nullptr, std::unique_lock<std::mutex>{}};
@@ -303,5 +219,104 @@ inline std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Qu
     }
     return {static_cast<StagingPool*>(state.staging.get()), std::move(lock)};
 }
+#else
+std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Queue& queue);
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue queue)
+    : workers_(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)) {
+    for (Slot& slot : slots_) {
+        cl_int code = CL_SUCCESS;
+        slot.mem = Handle<cl_mem>::adopt(clCreateBuffer(
+            context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, chunk_bytes, nullptr, &code));
+        if (!check(code, "clCreateBuffer", [] { return "pinned staging buffer"; })) {
+            slot.mem.reset();
+            return;
+        }
+        slot.queue = Handle<cl_command_queue>::retain(queue);
+        void* host = clEnqueueMapBuffer(queue, slot.mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                        0, chunk_bytes, 0, nullptr, nullptr, &code);
+        if (!check(code, "clEnqueueMapBuffer", [] { return "pinned staging buffer"; })) {
+            return;
+        }
+        slot.host = host;
+    }
+    ready_ = true;
+}
+
+OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::size_t offset,
+                                       std::byte* dst, std::size_t bytes) {
+    InFlight in_flight;
+    const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
+    const auto issue = [&](std::size_t i) {
+        const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
+        return check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk_bytes, n,
+                                         slots_[i % slot_count].host, 0, nullptr,
+                                         in_flight.slot(i % slot_count)),
+                     "clEnqueueReadBuffer", [&] {
+                         return concat("staged chunk of ", n, " bytes at byte ",
+                                       offset + i * chunk_bytes);
+                     });
+    };
+    for (std::size_t i = 0; i < std::min(chunks, slot_count); ++i) {
+        if (!issue(i)) {
+            return;
+        }
+    }
+    if (!check(clFlush(queue), "clFlush")) {
+        return;
+    }
+    for (std::size_t i = 0; i < chunks; ++i) {
+        const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
+        in_flight.wait(i % slot_count);
+        if (!in_flight.ok()) {
+            return;
+        }
+        workers_.copy(dst + i * chunk_bytes, slots_[i % slot_count].host, n);
+        if (i + slot_count < chunks &&
+            (!issue(i + slot_count) || !check(clFlush(queue), "clFlush"))) {
+            return;
+        }
+    }
+}
+
+OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std::size_t offset,
+                                        const std::byte* src, std::size_t bytes) {
+    InFlight in_flight;
+    for (std::size_t done = 0, i = 0; done < bytes; done += chunk_bytes, ++i) {
+        const std::size_t n = std::min(chunk_bytes, bytes - done);
+        Slot& slot = slots_[i % slot_count];
+        in_flight.wait(i % slot_count);  // the slot's previous chunk has left it
+        if (!in_flight.ok()) {
+            return;
+        }
+        workers_.copy(slot.host, src + done, n);
+        if (!check(
+                clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0, nullptr,
+                                     in_flight.slot(i % slot_count)),
+                "clEnqueueWriteBuffer",
+                [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + done); }) ||
+            !check(clFlush(queue), "clFlush")) {
+            return;
+        }
+    }
+    in_flight.wait_all();
+}
+
+OPENCLAW_INLINE CopyWorkers::CopyWorkers(unsigned participants) {
+    for (unsigned i = 1; i < participants; ++i) {
+#if defined(__cpp_exceptions)
+        try {
+            threads_.emplace_back([this, i] { serve(i); });
+        } catch (const std::system_error&) {
+            break;  // fewer helpers than asked: still correct, only slower
+        }
+#else
+        threads_.emplace_back([this, i] { serve(i); });
+#endif
+    }
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 }  // namespace openclaw::detail

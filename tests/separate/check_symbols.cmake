@@ -1,0 +1,57 @@
+# Compares the symbols of tests/separate/user.cpp compiled header-only (HEADER_ONLY, an object
+# file) and with OPENCLAW_SEPARATE_COMPILATION (SEPARATE): each function below must be defined in
+# the first and only referenced (nm: U) in the second.
+# cmake -DNM=nm -DHEADER_ONLY=a.o -DSEPARATE=b.o -P check_symbols.cmake
+set(moved
+  "openclaw::Program::build("
+  "openclaw::detail::make_kernel("
+  "openclaw::Context::create("
+  "openclaw::Queue::create("
+  "openclaw::Platform::list("
+  "openclaw::detail::fail(")
+function(symbols object out)
+  execute_process(COMMAND "${NM}" -C "${object}" OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nm failed on ${object}")
+  endif()
+  string(REPLACE ";" "," text "${text}")
+  string(REPLACE "\n" ";" text "${text}")
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+symbols("${HEADER_ONLY}" header_only)
+symbols("${SEPARATE}" separate)
+set(failures 0)
+foreach(name IN LISTS moved)
+  set(defined_header_only FALSE)
+  foreach(line IN LISTS header_only)
+    string(FIND "${line}" "${name}" at)
+    if(NOT at EQUAL -1 AND line MATCHES " [TWt] ")
+      set(defined_header_only TRUE)
+    endif()
+  endforeach()
+  set(defined_separate FALSE)
+  set(referenced_separate FALSE)
+  foreach(line IN LISTS separate)
+    string(FIND "${line}" "${name}" at)
+    if(NOT at EQUAL -1)
+      if(line MATCHES " [TWt] ")
+        set(defined_separate TRUE)
+      elseif(line MATCHES " U ")
+        set(referenced_separate TRUE)
+      endif()
+    endif()
+  endforeach()
+  if(NOT defined_header_only)
+    message("${name}: not defined in the header-only object")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  if(defined_separate OR NOT referenced_separate)
+    message("${name}: defined=${defined_separate} referenced=${referenced_separate} in the separately compiled object (expected only referenced)")
+    math(EXPR failures "${failures} + 1")
+  endif()
+endforeach()
+if(failures EQUAL 0)
+  message("separate compilation symbols: ok")
+else()
+  message(FATAL_ERROR "separate compilation symbols: ${failures} failure(s)")
+endif()
