@@ -112,13 +112,18 @@ TEST_CASE("NDRange holds 1 to 3 sizes") {
     const int n = 100;  // an int variable: accepted without a narrowing error
     CHECK(openclaw::NDRange{n}[0] == 100);
 
-    const auto error = thrown<openclaw::Error>([] {
-        const int negative = -3;
-        (void)openclaw::NDRange{16, negative};
-    });
-    REQUIRE(error);
-    CHECK(error->cl_code() == CL_INVALID_VALUE);
-    CHECK_THAT(error->what(), has("NDRange: CL_INVALID_VALUE (-30): size -3 in dimension 1"));
+    // A constructor has no OnError: a negative size makes the range invalid, and the launch given
+    // it refuses it (kernel/"a negative or overflowing NDRange is refused by the launch").
+    const int negative = -3;
+    const openclaw::NDRange invalid{16, negative};
+    CHECK_FALSE(invalid.valid());
+    CHECK(invalid.negative_dimension() == 1);
+    CHECK(invalid.negative_size() == -3);
+    CHECK(invalid.to_string() == "16x-3");
+    CHECK(cube.valid());
+    // The product of the sizes does not wrap: total() says 0 when it does not fit.
+    constexpr openclaw::NDRange huge{std::size_t{1} << 32, std::size_t{1} << 32};
+    static_assert(huge.total() == 0);
 }
 
 TEST_CASE("a queue on a sub-device the context does not hold is refused with both named") {

@@ -138,7 +138,7 @@ TEST_CASE("Error names the call, the symbolic code, the number and the detail") 
 
 TEST_CASE("Error is a std::system_error and can be caught as one") {
     try {
-        (void)openclaw::detail::check(CL_INVALID_KERNEL, "clSetKernelArg");
+        (void)openclaw::detail::check(CL_INVALID_KERNEL, "clSetKernelArg", openclaw::OnError{});
         FAIL("check() did not throw");
     } catch (const std::system_error& caught) {
         CHECK(caught.code() == openclaw::make_error_code(CL_INVALID_KERNEL));
@@ -149,7 +149,7 @@ TEST_CASE("Error is a std::system_error and can be caught as one") {
     }
     // Success throws nothing and does not run the describing function.
     bool described = false;
-    CHECK(openclaw::detail::check(CL_SUCCESS, "clFinish", [&] {
+    CHECK(openclaw::detail::check(CL_SUCCESS, "clFinish", openclaw::OnError{}, [&] {
         described = true;
         return std::string("never");
     }));
@@ -206,9 +206,9 @@ TEST_CASE("concat writes text, characters and numbers as std::to_string does") {
 
 TEST_CASE("check() throws the described Error only on failure") {
     const auto thrown = openclaw_test::thrown<openclaw::Error>([] {
-        (void)openclaw::detail::check(CL_INVALID_BUFFER_SIZE, "clCreateBuffer", [] {
-            return openclaw::detail::concat("size ", std::size_t{0}, " bytes");
-        });
+        (void)openclaw::detail::check(
+            CL_INVALID_BUFFER_SIZE, "clCreateBuffer", openclaw::OnError{},
+            [] { return openclaw::detail::concat("size ", std::size_t{0}, " bytes"); });
     });
     REQUIRE(thrown);
     CHECK(thrown->cl_code() == CL_INVALID_BUFFER_SIZE);
@@ -270,8 +270,9 @@ TEST_CASE("a failure while wording an error does not replace the error") {
           "(further detail unavailable: clGetDeviceInfo: CL_OUT_OF_RESOURCES (-5): query "
           "CL_DEVICE_NAME)");
     // A query that fails the library's way (recorded, with an empty result) is caught too.
-    const auto recorded = []() -> std::string {
-        openclaw::detail::fail(CL_OUT_OF_RESOURCES, "clGetDeviceInfo", "query CL_DEVICE_NAME");
+    const auto recorded = [](openclaw::OnError quiet) -> std::string {
+        openclaw::detail::fail(quiet, CL_OUT_OF_RESOURCES, "clGetDeviceInfo",
+                               "query CL_DEVICE_NAME");
         return "device \"\"";
     };
     CHECK(describe_safely(recorded) ==
@@ -279,7 +280,8 @@ TEST_CASE("a failure while wording an error does not replace the error") {
           "CL_DEVICE_NAME)");
     // check() reports the failed call, whatever happens while describing it.
     try {
-        (void)openclaw::detail::check(CL_OUT_OF_HOST_MEMORY, "clCreateContext", failing);
+        (void)openclaw::detail::check(CL_OUT_OF_HOST_MEMORY, "clCreateContext", openclaw::OnError{},
+                                      failing);
         FAIL("check() did not throw");
     } catch (const openclaw::Error& error) {
         CHECK(error.call() == "clCreateContext");

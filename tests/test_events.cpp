@@ -209,11 +209,24 @@ TEST_CASE("wait lists hold short lists inline and long ones on the heap") {
     CHECK(long_list.data()[0] == events[0].get());
     env().queue.marker(long_list).wait();
 
-    const auto error =
-        thrown<openclaw::Error>([&] { (void)openclaw::after(events[0], openclaw::Event{}); });
+    // after() has no OnError of its own: an empty event makes the list invalid, and the command
+    // given the list refuses it, reporting to that command's OnError.
+    const openclaw::WaitList broken = openclaw::after(events[0], openclaw::Event{}, events[1]);
+    CHECK_FALSE(broken.valid());
+    const auto error = thrown<openclaw::Error>([&] { (void)env().queue.marker(broken); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_EVENT_WAIT_LIST);
-    CHECK_THAT(error->what(), has("event 1 is empty"));
+    CHECK(error->call() == "clEnqueueMarkerWithWaitList");
+    CHECK_THAT(error->what(), has("event 1 of the wait list is empty"));
+    std::error_code ec;
+    const openclaw::Event none = env().queue.marker(broken, ec);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_EVENT_WAIT_LIST));
+    CHECK_FALSE(none);
+    std::vector<cl_uint> host(64);
+    const auto read_error = thrown<openclaw::Error>([&] { data.read(env().queue, host, broken); });
+    REQUIRE(read_error);
+    CHECK(read_error->call() == "clEnqueueReadBuffer");
+    CHECK(openclaw::after(events[0], events[1]).valid());
 }
 
 TEST_CASE("a cloned kernel has its own arguments") {

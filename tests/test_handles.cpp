@@ -74,7 +74,8 @@ void check_handle_semantics(const T& object, RefCount refcount) {
 
 template <class Tag, cl_uint Param>
 auto counter() {
-    return [](auto raw) { return openclaw::detail::get_info<Tag, Param>(raw); };
+    return
+        [](auto raw) { return openclaw::detail::get_info<Tag, Param>(openclaw::OnError{}, raw); };
 }
 
 }  // namespace

@@ -99,7 +99,8 @@ void check_failed_copy(const Injected& injected, const char* retain, const T& ob
 
 template <class Tag, cl_uint Param>
 auto counter() {
-    return [](auto raw) { return openclaw::detail::get_info<Tag, Param>(raw); };
+    return
+        [](auto raw) { return openclaw::detail::get_info<Tag, Param>(openclaw::OnError{}, raw); };
 }
 
 }  // namespace

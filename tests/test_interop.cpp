@@ -29,7 +29,8 @@ __kernel void scale(__global float* data, const float factor) {
 
 template <class Tag, cl_uint Param>
 auto counter() {
-    return [](auto raw) { return openclaw::detail::get_info<Tag, Param>(raw); };
+    return
+        [](auto raw) { return openclaw::detail::get_info<Tag, Param>(openclaw::OnError{}, raw); };
 }
 
 // Converting openclaw -> CLHPP -> openclaw: each step adds exactly one reference, each

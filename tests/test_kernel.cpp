@@ -206,6 +206,36 @@ TEST_CASE("a launch can return its event") {
     CHECK(back[63] == 163);
 }
 
+TEST_CASE("a negative or overflowing NDRange is refused by the launch") {
+    const openclaw::WriteOnlyBuffer<cl_uint> out{env().context, 64};
+    auto fill = program().kernel<Out<cl_uint>, cl_ulong>("fill_index");
+    fill.set_args(out, cl_ulong{0});
+    const int negative = -5;
+    const auto error = thrown<openclaw::Error>([&] {
+        env().queue.enqueue(fill, NDRange{8, negative});
+    });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(error->what(),
+               has("clEnqueueNDRangeKernel: CL_INVALID_VALUE (-30): global size -5 in dimension 1 "
+                   "is negative"));
+    const auto local_error =
+        thrown<openclaw::Error>([&] { env().queue.enqueue(fill, NDRange{64}, NDRange{negative}); });
+    REQUIRE(local_error);
+    CHECK_THAT(local_error->what(), has("local size -5 in dimension 0 is negative"));
+    // 2^32 x 2^32 work-items wrap to 0 in size_t: refused, not run as nothing.
+    const auto huge = thrown<openclaw::Error>([&] {
+        env().queue.enqueue(fill, NDRange{std::size_t{1} << 32, std::size_t{1} << 32});
+    });
+    REQUIRE(huge);
+    CHECK(huge->cl_code() == CL_INVALID_GLOBAL_WORK_SIZE);
+    CHECK_THAT(huge->what(), has("the number of work-items does not fit in size_t"));
+    // The launch's OnError gets it, as for any other launch failure.
+    std::error_code ec;
+    env().queue.enqueue(fill, NDRange{negative}, NDRange{}, {}, ec);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+}
+
 TEST_CASE("launch geometry is checked against the device before the driver sees it") {
     const openclaw::WriteOnlyBuffer<cl_uint> out{env().context, 4096};
     auto fill = program().kernel<Out<cl_uint>, cl_ulong>("fill_index");
@@ -496,7 +526,7 @@ TEST_CASE("moved-from kernels and queues are refused as empty, before the driver
         thrown<openclaw::Error>([&] { env().queue.enqueue(fill, NDRange{64}); });
     REQUIRE(kernel_error);
     CHECK(std::string(kernel_error->what()) ==
-          "clEnqueueNDRangeKernel: CL_INVALID_CONTEXT (-34): the kernel is empty "
+          "clEnqueueNDRangeKernel: CL_INVALID_KERNEL (-48): the kernel is empty "
           "(default-constructed or moved-from)");
 
     openclaw::Queue queue{env().context, env().device};

@@ -107,7 +107,7 @@ TEST_CASE("staged transfers move every element, at any size and offset") {
 TEST_CASE("automatic staging is for discrete devices only") {
     const bool discrete = (env().device.is_gpu() || env().device.is_accelerator()) &&
                           !env().device.info<0x1035 /* CL_DEVICE_HOST_UNIFIED_MEMORY */>();
-    CHECK(openclaw::detail::state_of(env().queue).stage_pageable == discrete);
+    CHECK(openclaw::detail::QueueAccess::state(env().queue)->stage_pageable == discrete);
     const openclaw::Queue never{env().context, env().device, {.staging = openclaw::Staging::never}};
-    CHECK_FALSE(openclaw::detail::state_of(never).stage_pageable);
+    CHECK_FALSE(openclaw::detail::QueueAccess::state(never)->stage_pageable);
 }

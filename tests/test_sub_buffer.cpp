@@ -142,7 +142,8 @@ TEST_CASE("a sub-buffer keeps its root alive") {
         part = root.sub(align, align);
     }
     // The root variable is gone; the sub-buffer still holds a reference to the root.
-    CHECK(openclaw::detail::get_info<cl_mem, CL_MEM_REFERENCE_COUNT>(root_raw) >= 1);
+    CHECK(openclaw::detail::get_info<cl_mem, CL_MEM_REFERENCE_COUNT>(openclaw::OnError{},
+                                                                     root_raw) >= 1);
     std::vector<float> back(align);
     part.read(env().queue, back);
     CHECK(back[0] == 4.0f);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// C++20 coroutines over events: `co_await event` suspends until the command completes, and
-// `co_await when_all(events)` until several have. Completion callbacks run on driver threads,
-// where blocking OpenCL calls are not allowed, so coroutines are resumed on one thread of
-// openclaw's instead; code after a co_await may call anything (it runs on that thread). openclaw
-// supplies no task type: bring your own (examples/async_pipeline has a small one).
+// C++20 coroutines over events (a side header: the async wing): `co_await event` suspends until
+// the command completes, and `co_await when_all(events)` until several have. Completion callbacks
+// run on driver threads, where blocking OpenCL calls are not allowed, so coroutines are resumed on
+// one thread of openclaw's instead; code after a co_await may call anything (it runs on that
+// thread). openclaw supplies no task type: bring your own (examples/async_pipeline has a small
+// one).
 
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
@@ -25,7 +26,7 @@
 #include <sys/prctl.h>
 #endif
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
 
@@ -68,10 +69,8 @@ struct Suspension {
 /// the coroutine runs on.
 class Resumer {
   public:
-    static Resumer& instance() {
-        static Resumer* const resumer = new Resumer;  // intentionally immortal
-        return *resumer;
-    }
+    /// The one resume thread of the program (made on first use; process-wide state).
+    static Resumer& instance();
 
     void post(std::coroutine_handle<> handle) {
         {
@@ -196,6 +195,13 @@ inline void Suspension::resume_once() {
     }
 }
 
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE Resumer& Resumer::instance() {
+    static Resumer* const resumer = new Resumer;  // intentionally immortal
+    return *resumer;
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
 /// The state of an await's completion callback. Unlike Event::on_complete's it holds no reference
 /// to the event (the driver passes the event to the callback and keeps it until then), so a
 /// callback still pending when the program ends holds no OpenCL object. The last of a
@@ -211,10 +217,10 @@ struct AwaitCallback {
     }
 
     /// Sets the callback on `event` (clSetEventCallback, CL_COMPLETE).
-    static void set(const Event& event, std::shared_ptr<Suspension> suspension) {
+    static void set(const Event& event, std::shared_ptr<Suspension> suspension, OnError on_error) {
         auto state = std::make_unique<AwaitCallback>(AwaitCallback{std::move(suspension)});
         if (check(clSetEventCallback(event.get(), CL_COMPLETE, &invoke, state.get()),
-                  "clSetEventCallback")) {
+                  "clSetEventCallback", on_error)) {
             (void)state.release();  // owned by the driver until the callback runs
         }
     }
@@ -244,18 +250,18 @@ void suspend(const std::shared_ptr<Suspension>& suspension, Arm&& arm) {
 /// a driver may hold queued commands back until a flush (NVIDIA's does), and a callback on a
 /// command that was never submitted does not fire, nor does the command complete for the watch to
 /// see.
-inline void flush_queue_of(const Event& event) {
-    const cl_command_queue queue = event.info<CL_EVENT_COMMAND_QUEUE>();
+inline void flush_queue_of(const Event& event, OnError on_error) {
+    const cl_command_queue queue = event.info<CL_EVENT_COMMAND_QUEUE>(on_error);
     if (queue != nullptr) {
-        (void)check(clFlush(queue), "clFlush");
+        (void)check(clFlush(queue), "clFlush", on_error);
     }
 }
 
-inline void throw_if_failed(const std::vector<Event>& events, const char* call) {
+inline void report_if_failed(const std::vector<Event>& events, const char* call, OnError on_error) {
     for (const Event& event : events) {
-        const cl_int status = event.status();
+        const cl_int status = event.status(on_error);
         if (status < 0) {
-            fail(status, call, "the awaited command terminated abnormally");
+            fail(on_error, status, call, "the awaited command terminated abnormally");
             return;
         }
     }
@@ -264,14 +270,22 @@ inline void throw_if_failed(const std::vector<Event>& events, const char* call) 
 }  // namespace detail
 
 /// What `co_await event` uses: resumes on openclaw's resume thread once the command completes,
-/// and throws an Error if it failed.
+/// and throws an Error if it failed (or reports it to the OnError given: when_complete()).
 class EventAwaiter {
   public:
-    /// Waits for `event` (a copy: the awaiter shares the command's event).
-    explicit EventAwaiter(Event event) : events_{std::move(event)} {}
+    /// Waits for `event` (a copy: the awaiter shares the command's event); failures go to
+    /// `on_error` (it may be held across the suspension: its target outlives the coroutine's
+    /// frame, or lives in it).
+    explicit EventAwaiter(Event event, OnError on_error = {})
+        : events_{std::move(event)}, on_error_(on_error) {}
 
     /// True when the command has already completed (clGetEventInfo), so no suspension is needed.
-    bool await_ready() const { return events_.front().is_complete(); }
+    bool await_ready() const {
+        if (!events_.front()) {
+            return true;  // refused by await_resume
+        }
+        return events_.front().is_complete(on_error_);
+    }
     /// Flushes the command's queue and has `handle` resumed on openclaw's resume thread when the
     /// command completes: by a completion callback (clSetEventCallback) or by the resume thread's
     /// poll of its status, whichever comes first.
@@ -282,15 +296,24 @@ class EventAwaiter {
         detail::suspend(suspension, [&] {
             // Flushed first: once the callback is set the coroutine may resume (and this awaiter
             // be destroyed) at any moment.
-            detail::flush_queue_of(events_.front());
-            detail::AwaitCallback::set(suspension->events.front(), suspension);
+            const OnError on_error = on_error_;
+            detail::flush_queue_of(events_.front(), on_error);
+            detail::AwaitCallback::set(suspension->events.front(), suspension, on_error);
         });
     }
-    /// Throws Error if the command terminated abnormally (a negative execution status).
-    void await_resume() const { detail::throw_if_failed(events_, "co_await"); }
+    /// Throws Error (or reports to the OnError given) if the command terminated abnormally (a
+    /// negative execution status).
+    void await_resume() const {
+        if (!events_.front()) {
+            detail::refuse_empty(on_error_, CL_INVALID_EVENT, "co_await", "event");
+            return;
+        }
+        detail::report_if_failed(events_, "co_await", on_error_);
+    }
 
   private:
     std::vector<Event> events_;
+    OnError on_error_;
 };
 
 /// Makes an Event awaitable: `co_await event` resumes once the command completes and throws
@@ -299,17 +322,24 @@ inline EventAwaiter operator co_await(const Event& event) {
     return EventAwaiter(event);
 }
 
+/// `co_await when_complete(event, status)`: as `co_await event`, with the failure of the command
+/// (or of the await) reported to `on_error` instead of thrown.
+inline EventAwaiter when_complete(const Event& event, OnError on_error) {
+    return EventAwaiter(event, on_error);
+}
+
 /// An awaitable that completes when every one of its events has completed (or one has failed).
 class WhenAll {
   public:
-    /// Waits for all of `events`.
-    explicit WhenAll(std::vector<Event> events) : events_(std::move(events)) {}
+    /// Waits for all of `events`; failures go to `on_error`.
+    explicit WhenAll(std::vector<Event> events, OnError on_error = {})
+        : events_(std::move(events)), on_error_(on_error) {}
 
     /// True when every event has already completed.
     bool await_ready() const {
         for (const Event& event : events_) {
-            if (!event.is_complete()) {
-                return false;
+            if (!event || !event.is_complete(on_error_)) {
+                return !event;  // an empty event: refused by await_resume
             }
         }
         return true;
@@ -322,26 +352,40 @@ class WhenAll {
         suspension->events = events_;
         suspension->callbacks = events_.size();  // the last callback resumes the coroutine
         detail::suspend(suspension, [&] {
+            const OnError on_error = on_error_;
             for (const Event& event : events_) {
-                detail::flush_queue_of(event);
+                detail::flush_queue_of(event, on_error);
             }
             // The last callback set may resume the coroutine and destroy this awaiter: the loop
             // runs over the suspension's copies (kept alive by this frame's `suspension`).
             for (const Event& event : suspension->events) {
-                detail::AwaitCallback::set(event, suspension);
+                detail::AwaitCallback::set(event, suspension, on_error);
             }
         });
     }
-    /// Throws Error naming the first event that terminated abnormally.
-    void await_resume() const { detail::throw_if_failed(events_, "co_await when_all"); }
+    /// Throws Error (or reports to the OnError given) naming the first event that terminated
+    /// abnormally.
+    void await_resume() const {
+        for (std::size_t i = 0; i < events_.size(); ++i) {
+            if (!events_[i]) {
+                detail::fail(
+                    on_error_, CL_INVALID_EVENT, "co_await when_all",
+                    detail::concat("event ", i, " is empty (default-constructed or moved-from)"));
+                return;
+            }
+        }
+        detail::report_if_failed(events_, "co_await when_all", on_error_);
+    }
 
   private:
     std::vector<Event> events_;
+    OnError on_error_;
 };
 
-/// `co_await when_all(a, b, c)` or `co_await when_all(vector_of_events)`.
-inline WhenAll when_all(std::span<const Event> events) {
-    return WhenAll(std::vector<Event>(events.begin(), events.end()));
+/// `co_await when_all(a, b, c)` or `co_await when_all(vector_of_events)`; with an OnError last,
+/// `when_all(events, status)`, failures are reported there instead of thrown.
+inline WhenAll when_all(std::span<const Event> events, OnError on_error = {}) {
+    return WhenAll(std::vector<Event>(events.begin(), events.end()), on_error);
 }
 /// `co_await when_all(e1, e2, e3)`: an awaitable over the given events.
 template <class... Events>
@@ -349,4 +393,4 @@ requires(std::same_as<Events, Event>&&...) WhenAll when_all(const Events&... eve
     return WhenAll(std::vector<Event>{events...});
 }
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

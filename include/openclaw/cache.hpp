@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // BinaryCache: built program binaries kept on disk between runs, so that the next run of a program
-// loads its binary instead of compiling the source. Opt-in: on PoCL 3.1 it saves most of a cold
-// start (268 ms instead of 1293 ms for a 300-line source) but nothing once PoCL's own cache is
-// warm (55 ms against 44 ms; bench/build_cache.cpp). Entries are keyed by everything that decides
-// the binary, written atomically, and checked when read.
+// loads its binary instead of compiling the source (a side header: including it in any unit of a
+// program plugs the cache into Program::build; <openclaw/openclaw.hpp> includes it). Opt-in: on
+// PoCL 3.1 it saves most of a cold start (268 ms instead of 1293 ms for a 300-line source) but
+// nothing once PoCL's own cache is warm (55 ms against 44 ms; bench/build_cache.cpp). Entries are
+// keyed by everything that decides the binary, written atomically, and checked when read.
 
 #include <openclaw/detail/sha256.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
+#include <openclaw/program.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -28,10 +30,7 @@
 #include <utility>
 #include <vector>
 
-namespace openclaw {
-
-/// A program binary of one device, as clGetProgramInfo(CL_PROGRAM_BINARIES) returns it.
-using Binary = std::vector<unsigned char>;
+OPENCLAW_BEGIN_NAMESPACE
 
 /// What a BinaryCache did so far (counted over every copy of it).
 struct CacheStats {
@@ -231,10 +230,7 @@ class BinaryCache {
 
     /// The cache Program::build uses unless BuildOptions names another: from_environment(),
     /// read once per process (off unless the environment turns it on).
-    static const BinaryCache& user_default() {
-        static const BinaryCache cache = from_environment();
-        return cache;
-    }
+    static const BinaryCache& user_default();
 
     /// True when the cache is on (it has a directory).
     bool enabled() const noexcept { return static_cast<bool>(state_); }
@@ -257,7 +253,7 @@ class BinaryCache {
     }
 
     /// Removes every entry (and temporary file) of the directory; returns how many.
-    std::size_t clear(OnError = {}) const {
+    std::size_t clear(OnError on_error = {}) const {
         std::size_t removed = 0;
         if (!state_) {
             return removed;
@@ -272,7 +268,7 @@ class BinaryCache {
             }
         }
         if (code && code != std::errc::no_such_file_or_directory) {
-            detail::fail(CL_INVALID_VALUE, "BinaryCache::clear",
+            detail::fail(on_error, CL_INVALID_VALUE, "BinaryCache::clear",
                          detail::concat("cannot list \"", state_->directory.string(),
                                         "\": ", code.message()));
         }
@@ -286,22 +282,30 @@ class BinaryCache {
 
     /// The key of a build of `source` with the final `options` for `devices`: the source, the
     /// files it includes, the options, each device's platform, name, versions and driver, and
-    /// openclaw's version. nullopt (counted as uncacheable) when an `#include` cannot be found.
+    /// openclaw's version. nullopt (counted as uncacheable) when an `#include` cannot be found,
+    /// or when a device cannot be described (the failure goes to `on_error`).
     std::optional<detail::CacheKey> key(std::string_view source, std::string_view options,
                                         const std::vector<std::string>& include_dirs,
-                                        std::span<const Device> devices) const {
+                                        std::span<const Device> devices,
+                                        OnError on_error = {}) const {
         detail::Sha256 hash;
         hash.field(detail::cache_magic);
         hash.field(detail::concat(OPENCLAW_VERSION_MAJOR, '.', OPENCLAW_VERSION_MINOR, '.',
                                   OPENCLAW_VERSION_PATCH));
         hash.field(options);
+        detail::Relay step(on_error);
         for (const Device& device : devices) {
-            const Platform platform = device.platform();
+            const Platform platform = device.platform(step);
             for (const std::string& part :
-                 {platform.name(), platform.version_string(), device.name(), device.vendor(),
-                  device.info<CL_DEVICE_VERSION>(), device.driver_version()}) {
+                 {platform.name(step), platform.version_string(step), device.name(step),
+                  device.vendor(step), device.info<CL_DEVICE_VERSION>(step),
+                  device.driver_version(step)}) {
                 hash.field(part);
             }
+        }
+        if (step.failed()) {
+            count(&State::uncacheable);
+            return std::nullopt;
         }
         hash.field(source);
         std::vector<std::filesystem::path> dirs(include_dirs.begin(), include_dirs.end());
@@ -453,4 +457,90 @@ class BinaryCache {
     std::shared_ptr<State> state_;
 };
 
-}  // namespace openclaw
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE const BinaryCache& BinaryCache::user_default() {
+    static const BinaryCache cache = from_environment();
+    return cache;
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+inline BuildOptions& BuildOptions::cache(const BinaryCache& cache) {
+    cache_ = std::make_shared<const BinaryCache>(cache);
+    return *this;
+}
+
+inline const BinaryCache& BuildOptions::binary_cache() const {
+    return cache_ ? *cache_ : BinaryCache::user_default();
+}
+
+namespace detail {
+
+/// What a build that missed the cache needs to store its binaries: the cache and the key.
+struct CacheTicket {
+    BinaryCache cache;
+    CacheKey key;
+};
+
+/// Program::build's cache step: a program from a sound entry of this build, else an empty one
+/// and, in `ticket`, where the build's binaries go. Never makes the build fail: an entry that
+/// cannot be used is a miss (and a rejected one is replaced).
+inline Program load_cached_build(const Context& context, std::string_view source,
+                                 const BuildOptions& options, const BuildOptions& effective,
+                                 const std::vector<Device>& devices,
+                                 std::shared_ptr<const void>& ticket) {
+    const BinaryCache& cache = options.binary_cache();
+    if (!cache.enabled()) {
+        return {};
+    }
+    Status unavailable;
+    auto key =
+        cache.key(source, effective.str(), effective.include_directories(), devices, unavailable);
+    if (!key) {
+        return {};
+    }
+    if (auto entry = cache.load(*key, devices.size())) {
+        Status refused;  // the driver refused the entry: compile, and replace it
+        Handle<cl_program> handle =
+            ProgramAccess::create_with_binaries(context, devices, entry->binaries, refused);
+        if (handle && clBuildProgram(handle.get(), 0, nullptr, effective.str().c_str(), nullptr,
+                                     nullptr) == CL_SUCCESS) {
+            Program program = ProgramAccess::make(std::move(handle), effective, devices,
+                                                  std::move(entry->logs), refused);
+            if (refused.ok()) {
+                return program;
+            }
+        }
+        cache.reject();
+    }
+    ticket = std::make_shared<const CacheTicket>(CacheTicket{cache, std::move(*key)});
+    return {};
+}
+
+/// Keeps a fresh build's binaries and logs in the cache of `ticket` (a driver without binaries:
+/// nothing to keep).
+inline void store_build(const Program& program, const BuildOptions&,
+                        const std::shared_ptr<const void>& ticket) {
+    const auto& where = *static_cast<const CacheTicket*>(ticket.get());
+    Status unavailable;
+    CachedBuild entry;
+    entry.binaries = program.binaries(unavailable);
+    for (const Device& device : program.devices(unavailable)) {
+        entry.logs.push_back(program.build_info<CL_PROGRAM_BUILD_LOG>(device, unavailable));
+    }
+    bool complete = unavailable.ok() && !entry.binaries.empty();
+    for (const Binary& binary : entry.binaries) {
+        complete = complete && !binary.empty();
+    }
+    if (complete) {
+        where.cache.store(where.key, entry);
+    }
+}
+
+inline constexpr BuildCache binary_cache_hooks{&load_cached_build, &store_build};
+// Plugs the cache into Program::build when the program starts (static initialization of every
+// unit that includes this header; the hooks are one object, so any unit's store is the same).
+inline const bool binary_cache_plugged_in = (build_cache.store(&binary_cache_hooks), true);
+
+}  // namespace detail
+
+OPENCLAW_END_NAMESPACE

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The one place that chooses the OpenCL API version openclaw compiles against and includes
-// the C headers. Define CL_TARGET_OPENCL_VERSION (120, 200, 210, 220 or 300) before the first
-// openclaw include to target an older API; newer entry points are then never referenced.
+// The configuration layer: the OpenCL API version openclaw compiles against (and <CL/cl.h>),
+// openclaw's version, the build mode (header-only or separately compiled), and the ABI namespace
+// that names all three, so that units built differently cannot be linked into one program.
 
 // openclaw.pc cannot carry the language standard (docs/packaging.md), so a build without
 // -std=c++20 gets this line first instead of pages of errors about concepts. 201709 is C++2a as
@@ -21,43 +21,94 @@
 
 #include <CL/cl.h>
 
-// Separate compilation (docs/guide.md, "Compile time"): by default openclaw is header-only and
-// every unit that uses it compiles all it calls. With OPENCLAW_SEPARATE_COMPILATION defined in
-// every unit, the largest non-template functions (building programs and the binary cache, making
-// and checking kernels, creating contexts and queues, composing error messages, staged transfers)
-// are only declared there and defined once, in the one unit that includes <openclaw/src.hpp>.
-#if defined(OPENCLAW_SEPARATE_COMPILATION)
-#define OPENCLAW_INLINE
-#if defined(OPENCLAW_SOURCE)
-#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
-#else
-#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 0
-#endif
-#else
-/// Internal: `inline` for the functions separate compilation moves (header-only), else nothing.
-#define OPENCLAW_INLINE inline
-/// Internal: 1 where this unit defines the functions separate compilation moves (every unit when
-/// header-only, the <openclaw/src.hpp> unit otherwise), else 0.
-#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
-#endif
-
 /// \file
-/// Chooses the OpenCL API version (CL_TARGET_OPENCL_VERSION, default 300), includes <CL/cl.h>
-/// and defines openclaw's version macros.
+/// Chooses the OpenCL API version (CL_TARGET_OPENCL_VERSION, default 300), includes <CL/cl.h>,
+/// defines openclaw's version macros, the build-mode macros and the ABI namespace.
 
 /// openclaw's major version (0 while the API may change between minor versions).
 #define OPENCLAW_VERSION_MAJOR 0
 /// openclaw's minor version.
-#define OPENCLAW_VERSION_MINOR 1
+#define OPENCLAW_VERSION_MINOR 2
 /// openclaw's patch version.
 #define OPENCLAW_VERSION_PATCH 0
+
+// Build modes (docs/guide.md, "Compile time"). Header-only (the default): every unit that uses
+// openclaw compiles what it calls. Separately compiled: OPENCLAW_SEPARATE_COMPILATION in every
+// unit and <openclaw/src.hpp> in one (the openclaw::compiled CMake target is that unit); the
+// non-template functions are then only declared in the users' units and defined once.
+#if defined(OPENCLAW_SEPARATE_COMPILATION)
+#define OPENCLAW_INLINE
+#if defined(OPENCLAW_SOURCE)
+#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
+/// Internal: how process-wide state is declared (defined once, in the src.hpp unit).
+#define OPENCLAW_PROCESS_STATE constinit
+#define OPENCLAW_INITIALIZED_AS(...) \
+    { __VA_ARGS__ }
+#else
+#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 0
+#define OPENCLAW_PROCESS_STATE extern
+#define OPENCLAW_INITIALIZED_AS(...)
+#endif
+#define OPENCLAW_ABI_MODE_ s
+#else
+/// Internal: `inline` for the functions the separate mode moves out of users' units (header-only),
+/// else nothing.
+#define OPENCLAW_INLINE inline
+/// Internal: 1 where this unit defines the functions the separate mode moves (every unit when
+/// header-only, the <openclaw/src.hpp> unit otherwise), else 0.
+#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
+/// Internal: how process-wide state is declared: an inline variable when header-only (one per
+/// program, or per shared library that hides its symbols: docs/design.md), one definition in the
+/// src.hpp unit when separately compiled.
+#define OPENCLAW_PROCESS_STATE inline constinit
+/// Internal: the initializer of process-wide state, left out of its extern declarations.
+#define OPENCLAW_INITIALIZED_AS(...) \
+    { __VA_ARGS__ }
+#define OPENCLAW_ABI_MODE_ h
+#endif
+
+#if defined(__cpp_exceptions) || defined(_CPPUNWIND)
+#define OPENCLAW_ABI_EXCEPTIONS_ e
+#else
+#define OPENCLAW_ABI_EXCEPTIONS_ n
+#endif
+
+#define OPENCLAW_ABI_JOIN2_(major, minor, api, mode, exceptions) \
+    v##major##_##minor##_cl##api##_##mode##exceptions
+#define OPENCLAW_ABI_JOIN_(major, minor, api, mode, exceptions) \
+    OPENCLAW_ABI_JOIN2_(major, minor, api, mode, exceptions)
+/// The inline namespace every openclaw entity lives in, e.g. `v0_2_cl300_he`: openclaw's version,
+/// CL_TARGET_OPENCL_VERSION, header-only (h) or separately compiled (s), with exceptions (e) or
+/// without (n). Units that disagree name different entities, so passing an openclaw object from
+/// one to the other, or calling the separately compiled functions of another configuration, fails
+/// to link (an undefined reference naming both namespaces) instead of mixing two definitions.
+#define OPENCLAW_ABI                                                                             \
+    OPENCLAW_ABI_JOIN_(OPENCLAW_VERSION_MAJOR, OPENCLAW_VERSION_MINOR, CL_TARGET_OPENCL_VERSION, \
+                       OPENCLAW_ABI_MODE_, OPENCLAW_ABI_EXCEPTIONS_)
+
+/// Opens namespace openclaw and its ABI namespace (OPENCLAW_ABI), where every header puts its code.
+#define OPENCLAW_BEGIN_NAMESPACE \
+    namespace openclaw {         \
+    inline namespace OPENCLAW_ABI {
+/// Closes what OPENCLAW_BEGIN_NAMESPACE opened.
+#define OPENCLAW_END_NAMESPACE \
+    }                          \
+    }
 
 /// Everything public in openclaw: RAII wrappers of the OpenCL objects (Platform, Device, Context,
 /// Queue, Program, Kernel, Buffer, Event...), the kernel parameter descriptors (In, Out, InOut,
 /// Constant, Local) and the error types. Names in openclaw::detail are internal.
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// The OpenCL API version openclaw was compiled against, e.g. 300 for OpenCL 3.0.
 inline constexpr int target_opencl_version = CL_TARGET_OPENCL_VERSION;
 
-}  // namespace openclaw
+/// True when this unit was compiled with OPENCLAW_SEPARATE_COMPILATION.
+inline constexpr bool separately_compiled =
+#if defined(OPENCLAW_SEPARATE_COMPILATION)
+    true;
+#else
+    false;
+#endif
+
+OPENCLAW_END_NAMESPACE

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Device: a compute device of a platform, with typed queries of what users choose a device by.
-// Root devices are not reference counted by drivers; sub-devices are, and Handle covers both.
+// Device: a compute device of a platform, with typed queries of what users choose a device by
+// (objects layer). Root devices are not reference counted by drivers; sub-devices are, and Handle
+// covers both. Also Platform::devices(), which needs both classes.
 
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/platform.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// An OpenCL device (cl_device_id): its properties, typed, and sub-devices. Root devices are not
 /// reference counted; sub-devices are, and copies share them (clRetainDevice).
@@ -28,76 +28,63 @@ class Device {
         return Device(detail::Handle<cl_device_id>::adopt(id));
     }
     /// Shares `id`: retains it, the caller keeps its own reference.
-    [[nodiscard]] static Device retain(cl_device_id id) {
-        return Device(detail::Handle<cl_device_id>::retain(id));
+    [[nodiscard]] static Device retain(cl_device_id id, OnError on_error = {}) {
+        return Device(detail::Handle<cl_device_id>::retain(id, on_error));
     }
 
     /// CL_DEVICE_NAME, e.g. "NVIDIA H200".
-    std::string name(OnError = {}) const { return info<CL_DEVICE_NAME>(); }
+    std::string name(OnError on_error = {}) const { return info<CL_DEVICE_NAME>(on_error); }
     /// CL_DEVICE_VENDOR.
-    std::string vendor(OnError = {}) const { return info<CL_DEVICE_VENDOR>(); }
+    std::string vendor(OnError on_error = {}) const { return info<CL_DEVICE_VENDOR>(on_error); }
     /// CL_DRIVER_VERSION.
-    std::string driver_version(OnError = {}) const { return info<CL_DRIVER_VERSION>(); }
+    std::string driver_version(OnError on_error = {}) const {
+        return info<CL_DRIVER_VERSION>(on_error);
+    }
     /// The device's kind; the CL_DEVICE_TYPE_DEFAULT bit a driver may add is dropped.
-    DeviceType type(OnError = {}) const {
-        return static_cast<DeviceType>(info<CL_DEVICE_TYPE>() &
+    DeviceType type(OnError on_error = {}) const {
+        return static_cast<DeviceType>(info<CL_DEVICE_TYPE>(on_error) &
                                        ~cl_device_type{CL_DEVICE_TYPE_DEFAULT});
     }
     /// True if CL_DEVICE_TYPE has the GPU bit.
-    bool is_gpu(OnError = {}) const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0; }
+    bool is_gpu(OnError on_error = {}) const {
+        return (info<CL_DEVICE_TYPE>(on_error) & CL_DEVICE_TYPE_GPU) != 0;
+    }
     /// True if CL_DEVICE_TYPE has the CPU bit.
-    bool is_cpu(OnError = {}) const { return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_CPU) != 0; }
+    bool is_cpu(OnError on_error = {}) const {
+        return (info<CL_DEVICE_TYPE>(on_error) & CL_DEVICE_TYPE_CPU) != 0;
+    }
     /// True if CL_DEVICE_TYPE has the accelerator bit.
-    bool is_accelerator(OnError = {}) const {
-        return (info<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_ACCELERATOR) != 0;
+    bool is_accelerator(OnError on_error = {}) const {
+        return (info<CL_DEVICE_TYPE>(on_error) & CL_DEVICE_TYPE_ACCELERATOR) != 0;
     }
     /// CL_DEVICE_AVAILABLE.
-    bool is_available(OnError = {}) const { return info<CL_DEVICE_AVAILABLE>(); }
+    bool is_available(OnError on_error = {}) const { return info<CL_DEVICE_AVAILABLE>(on_error); }
 
     /// The OpenCL version of the device (from CL_DEVICE_VERSION).
-    Version version(OnError = {}) const { return detail::parse_version(info<CL_DEVICE_VERSION>()); }
+    Version version(OnError on_error = {}) const {
+        return detail::parse_version(info<CL_DEVICE_VERSION>(on_error));
+    }
     /// The highest OpenCL C version its compiler accepts (from CL_DEVICE_OPENCL_C_VERSION).
-    Version opencl_c_version(OnError = {}) const {
-        return detail::parse_version(info<CL_DEVICE_OPENCL_C_VERSION>());
+    Version opencl_c_version(OnError on_error = {}) const {
+        return detail::parse_version(info<CL_DEVICE_OPENCL_C_VERSION>(on_error));
     }
 
     /// Every OpenCL C version its compiler accepts, oldest first. OpenCL 3.0 devices list them
     /// (CL_DEVICE_OPENCL_C_ALL_VERSIONS: a 3.0 device may accept OpenCL C 3.0 but report 1.2 as
     /// its CL_DEVICE_OPENCL_C_VERSION); older ones accept every version up to the one they report.
-    std::vector<Version> opencl_c_versions(OnError = {}) const {
-        std::vector<Version> versions;
-#if CL_TARGET_OPENCL_VERSION >= 300
-        if (version() >= Version{3, 0}) {
-            for (const cl_name_version& entry : info<CL_DEVICE_OPENCL_C_ALL_VERSIONS>()) {
-                const Version v{static_cast<int>(CL_VERSION_MAJOR(entry.version)),
-                                static_cast<int>(CL_VERSION_MINOR(entry.version))};
-                if (std::find(versions.begin(), versions.end(), v) == versions.end()) {
-                    versions.push_back(v);
-                }
-            }
-            std::sort(versions.begin(), versions.end());
-            if (!versions.empty()) {
-                return versions;
-            }
-        }
-#endif
-        const Version highest = opencl_c_version();
-        for (const Version v : {Version{1, 0}, Version{1, 1}, Version{1, 2}, Version{2, 0}}) {
-            if (v <= highest) {
-                versions.push_back(v);
-            }
-        }
-        return versions;
-    }
+    std::vector<Version> opencl_c_versions(OnError on_error = {}) const;
 
     /// The intermediate languages clCreateProgramWithIL accepts, e.g. "SPIR-V_1.0 SPIR-V_1.1";
     /// empty when there are none, always on platforms or devices older than OpenCL 2.1 (the
     /// query is not made there).
-    std::string il_version(OnError = {}) const {
+    std::string il_version(OnError on_error = {}) const {
 #if CL_TARGET_OPENCL_VERSION >= 210
-        if (version() >= Version{2, 1} && platform().version() >= Version{2, 1}) {
-            return info<CL_DEVICE_IL_VERSION>();
+        if (version(on_error) >= Version{2, 1} &&
+            platform(on_error).version(on_error) >= Version{2, 1}) {
+            return info<CL_DEVICE_IL_VERSION>(on_error);
         }
+#else
+        (void)on_error;
 #endif
         return {};
     }
@@ -105,57 +92,58 @@ class Device {
     /// True when the device can run a last, smaller work-group (a global size that is not a
     /// multiple of the local size): OpenCL 2.x devices, and 3.0 devices that report
     /// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT. Programs must also be OpenCL C 2.0 or later.
-    bool non_uniform_work_groups(OnError = {}) const {
-        const Version v = version();
+    bool non_uniform_work_groups(OnError on_error = {}) const {
+        const Version v = version(on_error);
 #if CL_TARGET_OPENCL_VERSION >= 300
         if (v >= Version{3, 0}) {
-            return info<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>();
+            return info<CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT>(on_error);
         }
 #endif
         return v >= Version{2, 0};
     }
 
     /// CL_DEVICE_MAX_COMPUTE_UNITS (what split() shares a range by).
-    cl_uint max_compute_units(OnError = {}) const {
-        return info<CL_DEVICE_MAX_COMPUTE_UNITS>();
+    cl_uint max_compute_units(OnError on_error = {}) const {
+        return info<CL_DEVICE_MAX_COMPUTE_UNITS>(on_error);
     }
     /// Clock in MHz.
-    cl_uint max_clock_frequency(OnError = {}) const {
-        return info<CL_DEVICE_MAX_CLOCK_FREQUENCY>();
+    cl_uint max_clock_frequency(OnError on_error = {}) const {
+        return info<CL_DEVICE_MAX_CLOCK_FREQUENCY>(on_error);
     }
     /// CL_DEVICE_MAX_WORK_GROUP_SIZE: the most work-items in one work-group (a kernel may allow
     /// fewer: KernelBase::work_group_size).
-    std::size_t max_work_group_size(OnError = {}) const {
-        return info<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    std::size_t max_work_group_size(OnError on_error = {}) const {
+        return info<CL_DEVICE_MAX_WORK_GROUP_SIZE>(on_error);
     }
     /// CL_DEVICE_MAX_WORK_ITEM_SIZES: the largest work-group size in each dimension.
-    std::vector<std::size_t> max_work_item_sizes(OnError = {}) const {
-        return info<CL_DEVICE_MAX_WORK_ITEM_SIZES>();
+    std::vector<std::size_t> max_work_item_sizes(OnError on_error = {}) const {
+        return info<CL_DEVICE_MAX_WORK_ITEM_SIZES>(on_error);
     }
     /// Bytes.
-    cl_ulong global_mem_size(OnError = {}) const {
-        return info<CL_DEVICE_GLOBAL_MEM_SIZE>();
+    cl_ulong global_mem_size(OnError on_error = {}) const {
+        return info<CL_DEVICE_GLOBAL_MEM_SIZE>(on_error);
     }
     /// Bytes.
-    cl_ulong local_mem_size(OnError = {}) const {
-        return info<CL_DEVICE_LOCAL_MEM_SIZE>();
+    cl_ulong local_mem_size(OnError on_error = {}) const {
+        return info<CL_DEVICE_LOCAL_MEM_SIZE>(on_error);
     }
     /// The largest single allocation, in bytes.
-    cl_ulong max_mem_alloc_size(OnError = {}) const {
-        return info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    cl_ulong max_mem_alloc_size(OnError on_error = {}) const {
+        return info<CL_DEVICE_MAX_MEM_ALLOC_SIZE>(on_error);
     }
     /// The alignment of sub-buffer offsets in BYTES (the driver reports it in bits).
-    std::size_t mem_base_addr_align(OnError = {}) const {
-        return info<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8;
+    std::size_t mem_base_addr_align(OnError on_error = {}) const {
+        return info<CL_DEVICE_MEM_BASE_ADDR_ALIGN>(on_error) / 8;
     }
 
     /// The extension names, e.g. "cl_khr_fp64".
-    std::vector<std::string> extensions(OnError = {}) const {
+    std::vector<std::string> extensions(OnError on_error = {}) const {
         std::vector<std::string> names;
-        const std::string all = info<CL_DEVICE_EXTENSIONS>();
+        const std::string all = info<CL_DEVICE_EXTENSIONS>(on_error);
         std::size_t start = 0;
         while (start < all.size()) {
-            const std::size_t end = std::min(all.find(' ', start), all.size());
+            std::size_t end = all.find(' ', start);
+            end = end == std::string::npos ? all.size() : end;
             if (end > start) {
                 names.emplace_back(all, start, end - start);
             }
@@ -164,28 +152,34 @@ class Device {
         return names;
     }
     /// True if `name` (e.g. "cl_khr_fp64") is one of extensions().
-    bool supports_extension(std::string_view name, OnError = {}) const {
-        const auto names = extensions();
-        return std::find(names.begin(), names.end(), name) != names.end();
+    bool supports_extension(std::string_view name, OnError on_error = {}) const {
+        for (const std::string& extension : extensions(on_error)) {
+            if (extension == name) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /// The platform the device belongs to (CL_DEVICE_PLATFORM).
-    Platform platform(OnError = {}) const {
-        return Platform(info<CL_DEVICE_PLATFORM>());
+    Platform platform(OnError on_error = {}) const {
+        return Platform(info<CL_DEVICE_PLATFORM>(on_error));
     }
 
     /// Splits the device into sub-devices of `compute_units` each (clCreateSubDevices with
     /// CL_DEVICE_PARTITION_EQUALLY), e.g. to run a multi-device context on one CPU.
-    std::vector<Device> partition_equally(cl_uint compute_units, OnError = {}) const {
+    std::vector<Device> partition_equally(cl_uint compute_units, OnError on_error = {}) const {
         const cl_device_partition_property properties[] = {
             CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(compute_units),
             0};
         return partition(properties,
-                         detail::concat("equally, ", compute_units, " compute units each"));
+                         detail::concat("equally, ", compute_units, " compute units each"),
+                         on_error);
     }
     /// Splits the device into sub-devices with the given numbers of compute units
     /// (CL_DEVICE_PARTITION_BY_COUNTS).
-    std::vector<Device> partition_by_counts(std::span<const cl_uint> counts, OnError = {}) const {
+    std::vector<Device> partition_by_counts(std::span<const cl_uint> counts,
+                                            OnError on_error = {}) const {
         std::vector<cl_device_partition_property> properties{CL_DEVICE_PARTITION_BY_COUNTS};
         std::string text = "by counts";
         for (cl_uint count : counts) {
@@ -194,13 +188,13 @@ class Device {
         }
         properties.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
         properties.push_back(0);
-        return partition(properties.data(), text);
+        return partition(properties.data(), text, on_error);
     }
 
-    /// Typed clGetDeviceInfo: info<CL_DEVICE_NAME>() is a std::string.
+    /// Typed clGetDeviceInfo: info<CL_DEVICE_NAME>(on_error) is a std::string.
     template <cl_device_info Param>
-    detail::info_t<cl_device_id, Param> info(OnError = {}) const {
-        return detail::get_info<cl_device_id, Param>(get());
+    detail::info_t<cl_device_id, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_device_id, Param>(on_error, get());
     }
 
     /// The raw cl_device_id (not retained; null when empty).
@@ -217,45 +211,88 @@ class Device {
     explicit Device(detail::Handle<cl_device_id> handle) noexcept : handle_(std::move(handle)) {}
 
     std::vector<Device> partition(const cl_device_partition_property* properties,
-                                  const std::string& how) const {
-        const auto describe = [&] {
-            std::string detail =
-                detail::concat("partitioning \"", name(), "\" ", how, "; it supports");
-            const auto supported = info<CL_DEVICE_PARTITION_PROPERTIES>();
-            if (supported.empty() || supported.front() == 0) {
-                detail += " no partitioning";
-            }
-            for (cl_device_partition_property p : supported) {
-                detail += p == CL_DEVICE_PARTITION_EQUALLY              ? " EQUALLY"
-                          : p == CL_DEVICE_PARTITION_BY_COUNTS          ? " BY_COUNTS"
-                          : p == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN ? " BY_AFFINITY_DOMAIN"
-                                                                        : "";
-            }
-            return detail::concat(detail, ", at most ", info<CL_DEVICE_PARTITION_MAX_SUB_DEVICES>(),
-                                  " sub-devices, ", max_compute_units(), " compute units");
-        };
-        cl_uint count = 0;
-        if (!detail::check(clCreateSubDevices(get(), properties, 0, nullptr, &count),
-                           "clCreateSubDevices", describe)) {
-            return {};
-        }
-        std::vector<cl_device_id> ids(count);
-        if (!detail::check(clCreateSubDevices(get(), properties, count, ids.data(), nullptr),
-                           "clCreateSubDevices", describe)) {
-            return {};
-        }
-        std::vector<Device> devices;
-        devices.reserve(count);
-        for (cl_device_id id : ids) {
-            devices.push_back(Device::adopt(id));
-        }
-        return devices;
-    }
+                                  const std::string& how, OnError on_error) const;
+
     detail::Handle<cl_device_id> handle_;
 };
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE std::vector<Device> Platform::devices(DeviceType type, OnError) const {
+OPENCLAW_INLINE std::vector<Version> Device::opencl_c_versions(OnError on_error) const {
+    std::vector<Version> versions;
+#if CL_TARGET_OPENCL_VERSION >= 300
+    if (version(on_error) >= Version{3, 0}) {
+        for (const cl_name_version& entry : info<CL_DEVICE_OPENCL_C_ALL_VERSIONS>(on_error)) {
+            const Version v{static_cast<int>(CL_VERSION_MAJOR(entry.version)),
+                            static_cast<int>(CL_VERSION_MINOR(entry.version))};
+            // Kept sorted and unique: an insertion into the few entries there are.
+            std::size_t at = 0;
+            while (at < versions.size() && versions[at] < v) {
+                ++at;
+            }
+            if (at == versions.size() || versions[at] != v) {
+                versions.insert(versions.begin() + static_cast<std::ptrdiff_t>(at), v);
+            }
+        }
+        if (!versions.empty()) {
+            return versions;
+        }
+    }
+#endif
+    const Version highest = opencl_c_version(on_error);
+    for (const Version v : {Version{1, 0}, Version{1, 1}, Version{1, 2}, Version{2, 0}}) {
+        if (v <= highest) {
+            versions.push_back(v);
+        }
+    }
+    return versions;
+}
+
+OPENCLAW_INLINE std::vector<Device> Device::partition(
+    const cl_device_partition_property* properties, const std::string& how,
+    OnError on_error) const {
+    const auto describe = [&](OnError quiet) {
+        std::string text =
+            detail::concat("partitioning \"", name(quiet), "\" ", how, "; it supports");
+        const auto supported = info<CL_DEVICE_PARTITION_PROPERTIES>(quiet);
+        if (supported.empty() || supported.front() == 0) {
+            text += " no partitioning";
+        }
+        for (cl_device_partition_property p : supported) {
+            text += p == CL_DEVICE_PARTITION_EQUALLY              ? " EQUALLY"
+                    : p == CL_DEVICE_PARTITION_BY_COUNTS          ? " BY_COUNTS"
+                    : p == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN ? " BY_AFFINITY_DOMAIN"
+                                                                  : "";
+        }
+        return detail::concat(text, ", at most ", info<CL_DEVICE_PARTITION_MAX_SUB_DEVICES>(quiet),
+                              " sub-devices, ", max_compute_units(quiet), " compute units");
+    };
+    if (!*this) {
+        detail::refuse_empty(on_error, CL_INVALID_DEVICE, "clCreateSubDevices", "device");
+        return {};
+    }
+    cl_uint count = 0;
+    if (!detail::check(clCreateSubDevices(get(), properties, 0, nullptr, &count),
+                       "clCreateSubDevices", on_error, describe)) {
+        return {};
+    }
+    std::vector<cl_device_id> ids(count);
+    if (!detail::check(clCreateSubDevices(get(), properties, count, ids.data(), nullptr),
+                       "clCreateSubDevices", on_error, describe)) {
+        return {};
+    }
+    std::vector<Device> devices;
+    devices.reserve(count);
+    for (cl_device_id id : ids) {
+        devices.push_back(Device::adopt(id));
+    }
+    return devices;
+}
+
+OPENCLAW_INLINE std::vector<Device> Platform::devices(DeviceType type, OnError on_error) const {
+    if (get() == nullptr) {
+        detail::refuse_empty(on_error, CL_INVALID_PLATFORM, "clGetDeviceIDs", "platform");
+        return {};
+    }
     cl_uint count = 0;
     const auto type_bits = static_cast<cl_device_type>(type);
     const cl_int code = clGetDeviceIDs(get(), type_bits, 0, nullptr, &count);
@@ -264,19 +301,19 @@ OPENCLAW_INLINE std::vector<Device> Platform::devices(DeviceType type, OnError) 
     }
     const auto describe = [&] { return detail::concat("device type ", to_string(type)); };
     std::vector<cl_device_id> ids(count);
-    if (!detail::check(code, "clGetDeviceIDs", describe) ||
+    if (!detail::check(code, "clGetDeviceIDs", on_error, describe) ||
         !detail::check(clGetDeviceIDs(get(), type_bits, count, ids.data(), &count),
-                       "clGetDeviceIDs", describe)) {
+                       "clGetDeviceIDs", on_error, describe)) {
         return {};
     }
     std::vector<Device> devices;
     devices.reserve(count);
     for (cl_uint i = 0; i < count; ++i) {
         // clGetDeviceIDs hands out root devices without a reference to own; share them.
-        devices.push_back(Device::retain(ids[i]));
+        devices.push_back(Device::retain(ids[i], on_error));
     }
     return devices;
 }
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Errors: an std::error_category that names every OpenCL status code, the Error and BuildError
-// exceptions, the check() helpers that build a message only on failure, and the hook that
-// receives failures from destructors (which never throw).
+// The errors layer: an std::error_category that names every OpenCL status code, the Error and
+// BuildError exceptions, Status, and OnError, which each fallible call takes as its last argument
+// to decide where its failures go (thrown by default). Also the failure handler of builds without
+// exceptions, the hook that receives failures from destructors (which never throw), and the
+// internal fail()/check() that every failure goes through.
 
 #include <openclaw/config.hpp>
 
 #include <atomic>
-#include <concepts>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -18,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// The symbolic name of an OpenCL status code ("CL_INVALID_VALUE"); "CL_UNKNOWN_ERROR" if unknown.
 /// Numbers are spelled out so that every name is known whatever CL_TARGET_OPENCL_VERSION is.
@@ -264,43 +266,13 @@ struct FailureText {
     std::string detail;
     std::string what;
 
-    static FailureText compose(cl_int code, std::string call, std::string detail,
-                               std::string_view what_suffix);
+    static std::shared_ptr<const FailureText> compose(cl_int code, std::string call,
+                                                      std::string detail,
+                                                      const std::vector<BuildLog>* logs);
 };
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE FailureText FailureText::compose(cl_int code, std::string call, std::string detail,
-                                                 std::string_view what_suffix) {
-    std::string what = call;
-    what += ": ";
-    what += code_name(code);
-    what += " (";
-    what += std::to_string(code);
-    what += ')';
-    if (!detail.empty()) {
-        what += ": ";
-        what += detail;
-    }
-    what += what_suffix;
-    return {std::move(call), std::move(detail), std::move(what)};
-}
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
-
 /// Every device's log, as BuildError::what() and Status::what() append them.
-inline std::string format_logs(const std::vector<BuildLog>& logs) {
-    std::string text;
-    for (const auto& entry : logs) {
-        text += "\n--- build log of device \"";
-        text += entry.device_name;
-        text += "\" (";
-        text += entry.status == CL_BUILD_SUCCESS ? "built"
-                : entry.status == CL_BUILD_ERROR ? "failed"
-                                                 : "not built";
-        text += ") ---\n";
-        text += entry.log.empty() ? std::string_view("(empty log)") : entry.log;
-    }
-    return text;
-}
+std::string format_logs(const std::vector<BuildLog>& logs);
 
 inline const std::string& empty_string() noexcept {
     static const std::string empty;
@@ -312,6 +284,9 @@ inline const std::vector<BuildLog>& no_logs() noexcept {
     return empty;
 }
 
+class Relay;
+struct Sink;
+
 }  // namespace detail
 
 /// An OpenCL call failed, or openclaw refused a bad argument before making it. what() reads
@@ -319,8 +294,11 @@ inline const std::vector<BuildLog>& no_logs() noexcept {
 class Error : public std::system_error {
   public:
     /// A failure of `call` with OpenCL status `code`; `detail` says what openclaw knows about it.
+    /// Also for a user's own raw calls: `throw openclaw::Error(code, "clFoo", "what it was
+    /// doing")`.
     Error(cl_int code, std::string call, std::string detail = {})
-        : Error(code, std::move(call), std::move(detail), {}) {}
+        : Error(code,
+                detail::FailureText::compose(code, std::move(call), std::move(detail), nullptr)) {}
 
     /// "call: CL_NAME (code): detail".
     const char* what() const noexcept override { return text_->what.c_str(); }
@@ -332,15 +310,10 @@ class Error : public std::system_error {
     cl_int cl_code() const noexcept { return static_cast<cl_int>(code().value()); }
 
   protected:
-    /// \private Adds `what_suffix` (BuildError's logs) to what() only.
-    Error(cl_int code, std::string call, std::string detail, std::string_view what_suffix)
-        : Error(code, std::make_shared<const detail::FailureText>(detail::FailureText::compose(
-                          code, std::move(call), std::move(detail), what_suffix))) {}
-
-  protected:
     friend class Status;
+    friend struct detail::Sink;
     // The base gets the whole message too, so a copy sliced to std::system_error keeps it.
-    /// \private Shares an already composed text (Status::rethrow).
+    /// \private Shares an already composed text.
     Error(cl_int code, std::shared_ptr<const detail::FailureText> text)
         : std::system_error(make_error_code(code), text->what), text_(std::move(text)) {}
 
@@ -353,7 +326,8 @@ class BuildError : public Error {
   public:
     /// A failed build (`call` is usually clBuildProgram) with every device's log.
     BuildError(cl_int code, std::string call, std::string detail, std::vector<BuildLog> logs)
-        : Error(code, std::move(call), std::move(detail), detail::format_logs(logs)),
+        : Error(code,
+                detail::FailureText::compose(code, std::move(call), std::move(detail), &logs)),
           logs_(std::make_shared<const std::vector<BuildLog>>(std::move(logs))) {}
 
     /// One entry per device of the program, in the program's device order.
@@ -361,21 +335,13 @@ class BuildError : public Error {
 
   private:
     friend class Status;
+    friend struct detail::Sink;
     BuildError(cl_int code, std::shared_ptr<const detail::FailureText> text,
                std::shared_ptr<const std::vector<BuildLog>> logs)
         : Error(code, std::move(text)), logs_(std::move(logs)) {}
 
     std::shared_ptr<const std::vector<BuildLog>> logs_;
 };
-
-class OnError;
-
-namespace detail {
-OPENCLAW_INLINE void record(OnError& sink, cl_int code, const char* call, std::string detail,
-                            std::vector<BuildLog>* logs);
-bool recording_messages() noexcept;
-class FailureWatch;
-}  // namespace detail
 
 /// A failure recorded instead of thrown (pass one where an operation takes an OnError): the
 /// code, the call and the message the exception would have carried, and the build logs of a
@@ -394,10 +360,11 @@ class Status {
     }
     /// The OpenCL status code; CL_SUCCESS when ok().
     cl_int cl_code() const noexcept { return code_; }
-    /// As Error::call(), detail() and what(); empty when ok().
+    /// As Error::call(); empty when ok().
     const std::string& call() const noexcept {
         return text_ ? text_->call : detail::empty_string();
     }
+    /// As Error::detail(); empty when ok().
     const std::string& detail() const noexcept {
         return text_ ? text_->detail : detail::empty_string();
     }
@@ -428,15 +395,15 @@ class Status {
 #endif
 
   private:
-    friend void detail::record(OnError&, cl_int, const char*, std::string, std::vector<BuildLog>*);
+    friend struct detail::Sink;
 
     cl_int code_ = CL_SUCCESS;
     std::shared_ptr<const detail::FailureText> text_;
     std::shared_ptr<const std::vector<BuildLog>> logs_;
 };
 
-/// Where the failures of an operation go. Every openclaw operation that can fail takes an
-/// OnError as its last parameter, defaulted, in the manner of std::filesystem:
+/// Where the failures of one call go. Every openclaw operation that can fail takes an OnError as
+/// its last argument, defaulted, in the manner of std::filesystem:
 ///
 ///     std::error_code ec;
 ///     Program program = Program::build(context, source, {}, ec);  // no exception; ec is set
@@ -446,47 +413,82 @@ class Status {
 /// - an std::error_code&: set to the failure's code (in opencl_category()), no message is built.
 /// - a Status&: the code, the call, the message and, for builds, every device's log.
 ///
-/// The target is cleared first. On failure the operation returns an empty object (an empty
-/// Program, Buffer, Event...), zero or an empty string, and the target holds the first failure.
-/// An OnError constructed as a named variable records every failure of this thread while it is
-/// alive, which covers calls that cannot take a last parameter (variadic set_args, after(),
-/// NDRange, co_await):
-///
-///     Status status;
-///     { OnError scope(status); kernel.set_args(a, b, n); }
-///
-/// Scopes nest (the innermost recording one wins) and must not stay alive across a co_await.
+/// It governs the call it is given to and what that call does on its behalf, never another call
+/// of the same statement. The target is cleared when the OnError is made from it, and holds the
+/// first failure. On failure the operation returns an empty object (an empty Program, Buffer,
+/// Event...), zero or an empty string. An OnError is a small value: a named one can be passed to
+/// several calls (they then share one target), and held across a co_await.
 class OnError {
   public:
-    /// Failures throw, unless an enclosing OnError scope of this thread records them.
-    OnError() noexcept = default;
+    /// Failures throw (without exceptions: go to the failure handler).
+    constexpr OnError() noexcept = default;
     /// Records failures in `code`, which is cleared now.
     OnError(std::error_code& code) noexcept  // NOLINT(google-explicit-constructor): f(..., ec)
-        : code_(&code) {
+        : bits_(reinterpret_cast<std::uintptr_t>(&code) | code_tag) {
         code.clear();
-        push();
     }
     /// Records failures (with their message and build logs) in `status`, which is cleared now.
     OnError(Status& status) noexcept  // NOLINT(google-explicit-constructor): f(..., status)
-        : status_(&status) {
+        : bits_(reinterpret_cast<std::uintptr_t>(&status) | status_tag) {
         status.clear();
-        push();
     }
-    OnError(const OnError&) = delete;
-    OnError& operator=(const OnError&) = delete;
-    ~OnError();
+
+    /// True when a failure given to this OnError is thrown (or goes to the failure handler).
+    bool throws() const noexcept;
 
   private:
-    friend void detail::record(OnError&, cl_int, const char*, std::string, std::vector<BuildLog>*);
-    friend bool detail::recording_messages() noexcept;
-    friend class detail::FailureWatch;
-    void push() noexcept;
+    friend class detail::Relay;
+    friend struct detail::Sink;
 
-    std::error_code* code_ = nullptr;
-    Status* status_ = nullptr;
-    OnError* outer_ = nullptr;
-    unsigned long failures_ = 0;  // recorded through this sink
+    static constexpr std::uintptr_t code_tag = 1;
+    static constexpr std::uintptr_t status_tag = 2;
+    static constexpr std::uintptr_t relay_tag = 3;
+    static constexpr std::uintptr_t tag_mask = 3;
+
+    constexpr explicit OnError(std::uintptr_t bits) noexcept : bits_(bits) {}
+
+    std::uintptr_t bits_ = 0;  // 0: throw; else a target's address and its kind (tag_mask)
 };
+
+namespace detail {
+
+/// One step of an operation that makes several fallible calls: it passes their failures on to
+/// the caller's OnError and remembers whether there was one, so the step can stop (the failed
+/// call returned an empty result, which may look like a real one).
+class Relay {
+  public:
+    explicit Relay(OnError caller) noexcept : caller_(caller) {}
+    Relay(const Relay&) = delete;
+    Relay& operator=(const Relay&) = delete;
+
+    /// True once a failure went through this relay.
+    bool failed() const noexcept { return failures_ != 0; }
+    /// The caller's OnError, for calls whose failure the step need not notice.
+    OnError caller() const noexcept { return caller_; }
+    /// An OnError that reports here (pass it to the calls of the step).
+    operator OnError() noexcept {  // NOLINT(google-explicit-constructor): step(x, relay)
+        return OnError(reinterpret_cast<std::uintptr_t>(this) | OnError::relay_tag);
+    }
+
+  private:
+    friend struct Sink;
+    OnError caller_;
+    unsigned failures_ = 0;
+};
+
+/// What fail() does with an OnError: the one place that reads its bits.
+struct Sink {
+    [[gnu::cold]] static void report(OnError sink, cl_int code, const char* call,
+                                     std::string detail, std::vector<BuildLog>* logs);
+    static bool wants_message(OnError sink) noexcept;
+    static bool throws(OnError sink) noexcept;
+};
+
+}  // namespace detail
+
+inline bool OnError::throws() const noexcept {
+    return detail::Sink::throws(*this);
+}
 
 /// Receives a failure that nothing records when openclaw is built without exceptions
 /// (-fno-exceptions). It must not return; if it does, openclaw calls std::abort().
@@ -497,37 +499,6 @@ using FailureHandler = void (*)(const Status& failure);
     std::fprintf(stderr, "openclaw: %s\n", failure.what());
     std::abort();
 }
-
-namespace detail {
-inline std::atomic<FailureHandler> failure_handler{&print_and_abort};
-// The innermost recording OnError of this thread.
-inline thread_local OnError* active_sink = nullptr;
-}  // namespace detail
-
-/// Installs `handler` for failures of builds without exceptions (nullptr restores
-/// print_and_abort) and returns the previous one.
-inline FailureHandler set_failure_handler(FailureHandler handler) noexcept {
-    return detail::failure_handler.exchange(handler != nullptr ? handler : &print_and_abort);
-}
-
-inline void OnError::push() noexcept {
-    outer_ = detail::active_sink;
-    detail::active_sink = this;
-}
-
-inline OnError::~OnError() {
-    if ((code_ != nullptr || status_ != nullptr) && detail::active_sink == this) {
-        detail::active_sink = outer_;
-    }
-}
-
-namespace detail {
-/// True when a failure on this thread now would be recorded in a Status (so its message is
-/// wanted); false when it would throw or only set an std::error_code.
-inline bool recording_messages() noexcept {
-    return active_sink != nullptr && active_sink->status_ != nullptr;
-}
-}  // namespace detail
 
 /// Receives failures that cannot be thrown: a release or unmap that fails in a destructor.
 /// It must not throw; it may be called from any thread.
@@ -541,8 +512,16 @@ inline void print_error_hook(const char* call, cl_int code) noexcept {
 }
 
 namespace detail {
-inline std::atomic<ErrorHook> error_hook{&print_error_hook};
+OPENCLAW_PROCESS_STATE std::atomic<FailureHandler> failure_handler
+    OPENCLAW_INITIALIZED_AS(&print_and_abort);
+OPENCLAW_PROCESS_STATE std::atomic<ErrorHook> error_hook OPENCLAW_INITIALIZED_AS(&print_error_hook);
 }  // namespace detail
+
+/// Installs `handler` for failures of builds without exceptions (nullptr restores
+/// print_and_abort) and returns the previous one.
+inline FailureHandler set_failure_handler(FailureHandler handler) noexcept {
+    return detail::failure_handler.exchange(handler != nullptr ? handler : &print_and_abort);
+}
 
 /// Installs `hook` (nullptr restores print_error_hook) and returns the previous one.
 inline ErrorHook set_error_hook(ErrorHook hook) noexcept {
@@ -589,25 +568,7 @@ class MessagePart {
         }
     }
 
-    void append_to(std::string& out) const {
-        switch (kind_) {
-            case Kind::text:
-                out += text_;
-                break;
-            case Kind::character:
-                out += character_;
-                break;
-            case Kind::signed_integer:
-                out += std::to_string(signed_);
-                break;
-            case Kind::unsigned_integer:
-                out += std::to_string(unsigned_);
-                break;
-            case Kind::floating:
-                out += std::to_string(floating_);
-                break;
-        }
-    }
+    void append_to(std::string& out) const;
 
   private:
     enum class Kind : unsigned char { text, character, signed_integer, unsigned_integer, floating };
@@ -622,17 +583,7 @@ class MessagePart {
 };
 
 /// The parts of a message joined: the one function behind every concat() call.
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE std::string join_message(const MessagePart* parts, std::size_t count) {
-    std::string out;
-    for (std::size_t i = 0; i < count; ++i) {
-        parts[i].append_to(out);
-    }
-    return out;
-}
-#else
 std::string join_message(const MessagePart* parts, std::size_t count);
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// Builds a message from strings, characters and numbers; used on error paths only.
 template <class... Parts>
@@ -645,111 +596,230 @@ std::string concat(const Parts&... parts) {
     }
 }
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE void record(OnError& sink, cl_int code, const char* call, std::string detail,
-                            std::vector<BuildLog>* logs) {
-    ++sink.failures_;
-    if (sink.code_ != nullptr && !*sink.code_) {
-        *sink.code_ = make_error_code(code);
-    }
-    if (sink.status_ != nullptr && sink.status_->ok()) {
-        Status& status = *sink.status_;
-        const std::string suffix = logs != nullptr ? format_logs(*logs) : std::string();
-        status.code_ = code;
-        status.text_ = std::make_shared<const FailureText>(
-            FailureText::compose(code, call, std::move(detail), suffix));
-        if (logs != nullptr) {
-            status.logs_ = std::make_shared<const std::vector<BuildLog>>(std::move(*logs));
-        }
-    }
-}
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
-
-/// Without an exception to throw: the failure handler, which must not return.
-[[noreturn]] inline void unrecorded_failure(cl_int code, const char* call, std::string detail,
-                                            std::vector<BuildLog>* logs) {
-    Status status;
-    {
-        OnError scope(status);
-        record(scope, code, call, std::move(detail), logs);
-    }
-    failure_handler.load()(status);
-    std::abort();
-}
-
-/// Reports a failure of `call`: recorded by the active OnError of this thread if there is one
-/// (and then it returns), else thrown as Error (or, without exceptions, given to the failure
-/// handler). Callers return an empty result after it.
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void fail(cl_int code, const char* call,
-                                                       std::string detail = {}) {
-    if (active_sink != nullptr) {
-        record(*active_sink, code, call, std::move(detail), nullptr);
-        return;
-    }
-#if defined(__cpp_exceptions)
-    throw Error(code, call, std::move(detail));
-#else
-    unrecorded_failure(code, call, std::move(detail), nullptr);
-#endif
-}
+/// Reports a failure of `call` to `sink`: recorded there (and then it returns), thrown as Error,
+/// or, without exceptions, given to the failure handler. Callers return an empty result after it.
+[[gnu::cold]] void fail(OnError sink, cl_int code, const char* call, std::string detail = {});
 
 /// fail() for a program build, with every device's log.
-[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void fail_build(cl_int code, const char* call,
-                                                             std::string detail,
-                                                             std::vector<BuildLog> logs) {
-    if (active_sink != nullptr) {
-        record(*active_sink, code, call, std::move(detail), &logs);
-        return;
-    }
-#if defined(__cpp_exceptions)
-    throw BuildError(code, call, std::move(detail), std::move(logs));
-#else
-    unrecorded_failure(code, call, std::move(detail), &logs);
-#endif
-}
-#else
-[[gnu::cold]] void fail(cl_int code, const char* call, std::string detail = {});
-[[gnu::cold]] void fail_build(cl_int code, const char* call, std::string detail,
+[[gnu::cold]] void fail_build(OnError sink, cl_int code, const char* call, std::string detail,
                               std::vector<BuildLog> logs);
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 /// For failures that cannot be reported through OnError (an allocator's allocate(), whose
 /// callers cannot take an empty result): throws, or without exceptions calls the handler.
-[[noreturn, gnu::noinline, gnu::cold]] inline void throw_error(cl_int code, const char* call,
-                                                               std::string detail = {}) {
-#if defined(__cpp_exceptions)
-    throw Error(code, call, std::move(detail));
-#else
-    unrecorded_failure(code, call, std::move(detail), nullptr);
-#endif
-}
+[[noreturn, gnu::cold]] void throw_error(cl_int code, const char* call, std::string detail = {});
 
 /// Reports a failed call; true when `code` is CL_SUCCESS. The message is built only on failure.
-[[nodiscard]] inline bool check(cl_int code, const char* call) {
+[[nodiscard]] inline bool check(cl_int code, const char* call, OnError sink) {
     if (code != CL_SUCCESS) [[unlikely]] {
-        fail(code, call);
+        fail(sink, code, call);
         return false;
     }
     return true;
 }
 
-/// Runs `describe()` to word the detail of a failure being reported. The queries it makes can fail
+/// Words the detail of a failure: a callable taking an OnError for the queries it makes (or
+/// nothing), called on the failure path only. Holds a reference to the callable, not a copy.
+class Describer {
+  public:
+    template <class F>
+    Describer(const F& describe) noexcept  // NOLINT(google-explicit-constructor)
+        : call_([](const void* self, OnError quiet) -> std::string {
+              const F& f = *static_cast<const F*>(self);
+              if constexpr (std::is_invocable_v<const F&, OnError>) {
+                  return std::string(f(quiet));
+              } else {
+                  (void)quiet;
+                  return std::string(f());
+              }
+          }),
+          self_(&describe) {}
+
+    std::string operator()(OnError quiet) const { return call_(self_, quiet); }
+
+  private:
+    std::string (*call_)(const void*, OnError);
+    const void* self_;
+};
+
+/// Runs `describe` to word the detail of a failure being reported. The queries it makes can fail
 /// too (a lost device fails every call); that must not replace the failure being reported, so
-/// they are recorded in a Status of their own, and the second failure becomes part of the detail.
-template <std::invocable Describe>
-std::string describe_safely(Describe&& describe) {
+/// they report to a Status of their own, and the second failure becomes part of the detail.
+std::string describe_safely(Describer describe);
+
+/// fail() with the detail `describe` words, unless `sink` keeps no message (an error_code).
+[[gnu::cold]] void fail_described(OnError sink, cl_int code, const char* call, Describer describe);
+
+/// As check(), with a detail produced by `describe` only on failure; the describing code stays
+/// out of line so that the success path is one comparison.
+template <class Describe>
+[[nodiscard]] bool check(cl_int code, const char* call, OnError sink, const Describe& describe) {
+    if (code != CL_SUCCESS) [[unlikely]] {
+        fail_described(sink, code, call, Describer(describe));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace detail
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+namespace detail {
+
+OPENCLAW_INLINE std::shared_ptr<const FailureText> FailureText::compose(
+    cl_int code, std::string call, std::string detail, const std::vector<BuildLog>* logs) {
+    std::string what = call;
+    what += ": ";
+    what += code_name(code);
+    what += " (";
+    what += std::to_string(code);
+    what += ')';
+    if (!detail.empty()) {
+        what += ": ";
+        what += detail;
+    }
+    if (logs != nullptr) {
+        what += format_logs(*logs);
+    }
+    return std::make_shared<const FailureText>(
+        FailureText{std::move(call), std::move(detail), std::move(what)});
+}
+
+OPENCLAW_INLINE std::string format_logs(const std::vector<BuildLog>& logs) {
+    std::string text;
+    for (const auto& entry : logs) {
+        text += "\n--- build log of device \"";
+        text += entry.device_name;
+        text += "\" (";
+        text += entry.status == CL_BUILD_SUCCESS ? "built"
+                : entry.status == CL_BUILD_ERROR ? "failed"
+                                                 : "not built";
+        text += ") ---\n";
+        text += entry.log.empty() ? std::string_view("(empty log)") : entry.log;
+    }
+    return text;
+}
+
+OPENCLAW_INLINE void MessagePart::append_to(std::string& out) const {
+    switch (kind_) {
+        case Kind::text:
+            out += text_;
+            break;
+        case Kind::character:
+            out += character_;
+            break;
+        case Kind::signed_integer:
+            out += std::to_string(signed_);
+            break;
+        case Kind::unsigned_integer:
+            out += std::to_string(unsigned_);
+            break;
+        case Kind::floating:
+            out += std::to_string(floating_);
+            break;
+    }
+}
+
+OPENCLAW_INLINE std::string join_message(const MessagePart* parts, std::size_t count) {
+    std::string out;
+    for (std::size_t i = 0; i < count; ++i) {
+        parts[i].append_to(out);
+    }
+    return out;
+}
+
+OPENCLAW_INLINE bool Sink::throws(OnError sink) noexcept {
+    while ((sink.bits_ & OnError::tag_mask) == OnError::relay_tag) {
+        sink = reinterpret_cast<const Relay*>(sink.bits_ & ~OnError::tag_mask)->caller_;
+    }
+    return sink.bits_ == 0;
+}
+
+OPENCLAW_INLINE bool Sink::wants_message(OnError sink) noexcept {
+    while ((sink.bits_ & OnError::tag_mask) == OnError::relay_tag) {
+        sink = reinterpret_cast<const Relay*>(sink.bits_ & ~OnError::tag_mask)->caller_;
+    }
+    return (sink.bits_ & OnError::tag_mask) != OnError::code_tag;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Sink::report(OnError sink, cl_int code,
+                                                               const char* call, std::string detail,
+                                                               std::vector<BuildLog>* logs) {
+    while ((sink.bits_ & OnError::tag_mask) == OnError::relay_tag) {
+        auto* relay = reinterpret_cast<Relay*>(sink.bits_ & ~OnError::tag_mask);
+        ++relay->failures_;
+        sink = relay->caller_;
+    }
+    void* target = reinterpret_cast<void*>(sink.bits_ & ~OnError::tag_mask);
+    switch (sink.bits_ & OnError::tag_mask) {
+        case OnError::code_tag: {
+            auto& ec = *static_cast<std::error_code*>(target);
+            if (!ec) {
+                ec = make_error_code(code);
+            }
+            return;
+        }
+        case OnError::status_tag: {
+            auto& status = *static_cast<Status*>(target);
+            if (status.ok()) {
+                status.code_ = code;
+                status.text_ = FailureText::compose(code, call, std::move(detail), logs);
+                if (logs != nullptr) {
+                    status.logs_ = std::make_shared<const std::vector<BuildLog>>(std::move(*logs));
+                }
+            }
+            return;
+        }
+        default:
+            break;
+    }
+    auto text = FailureText::compose(code, call, std::move(detail), logs);
+#if defined(__cpp_exceptions)
+    if (logs != nullptr) {
+        throw BuildError(code, std::move(text),
+                         std::make_shared<const std::vector<BuildLog>>(std::move(*logs)));
+    }
+    throw Error(code, std::move(text));
+#else
+    Status status;
+    status.code_ = code;
+    status.text_ = std::move(text);
+    if (logs != nullptr) {
+        status.logs_ = std::make_shared<const std::vector<BuildLog>>(std::move(*logs));
+    }
+    failure_handler.load()(status);
+    std::abort();
+#endif
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void fail(OnError sink, cl_int code, const char* call,
+                                                       std::string detail) {
+    Sink::report(sink, code, call, std::move(detail), nullptr);
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void fail_build(OnError sink, cl_int code,
+                                                             const char* call, std::string detail,
+                                                             std::vector<BuildLog> logs) {
+    Sink::report(sink, code, call, std::move(detail), &logs);
+}
+
+[[noreturn, gnu::noinline, gnu::cold]] OPENCLAW_INLINE void throw_error(cl_int code,
+                                                                        const char* call,
+                                                                        std::string detail) {
+    Sink::report(OnError{}, code, call, std::move(detail), nullptr);
+    std::abort();  // unreachable: a throwing sink throws or aborts
+}
+
+OPENCLAW_INLINE std::string describe_safely(Describer describe) {
     Status secondary;
     std::string text;
 #if defined(__cpp_exceptions)
     try {
-#endif
-        OnError scope(secondary);
-        text = describe();
-#if defined(__cpp_exceptions)
-    } catch (const Error& thrown) {  // e.g. from code that throws whatever the scope says
+        text = describe(secondary);
+    } catch (const Error& thrown) {  // from code that throws whatever it is given
         return concat("(further detail unavailable: ", thrown.what(), ")");
     }
+#else
+    text = describe(secondary);
 #endif
     if (secondary.failed()) {
         return concat("(further detail unavailable: ", secondary.what(), ")");
@@ -757,40 +827,14 @@ std::string describe_safely(Describe&& describe) {
     return text;
 }
 
-template <class Describe>
-[[gnu::noinline, gnu::cold]] void fail_described(cl_int code, const char* call,
-                                                 Describe& describe) {
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void fail_described(OnError sink, cl_int code,
+                                                                 const char* call,
+                                                                 Describer describe) {
     // An std::error_code keeps only the code: the description is not worth its queries.
-    if (active_sink != nullptr && !recording_messages()) {
-        fail(code, call);
-    } else {
-        fail(code, call, describe_safely(describe));
-    }
+    fail(sink, code, call, Sink::wants_message(sink) ? describe_safely(describe) : std::string());
 }
-
-/// As check(), with a detail string produced by `describe()` only on failure; the describing
-/// code stays out of line so that the success path is one comparison.
-template <std::invocable Describe>
-[[nodiscard]] bool check(cl_int code, const char* call, Describe&& describe) {
-    if (code != CL_SUCCESS) [[unlikely]] {
-        fail_described(code, call, describe);
-        return false;
-    }
-    return true;
-}
-
-/// Tells whether a failure reached this thread's active OnError since its construction: how a
-/// step that calls other fallible steps learns that one of them failed (they return empty
-/// results). Without an active OnError failures throw, so failed() is false.
-class FailureWatch {
-  public:
-    FailureWatch() noexcept : sink_(active_sink), start_(sink_ != nullptr ? sink_->failures_ : 0) {}
-    bool failed() const noexcept { return sink_ != nullptr && sink_->failures_ != start_; }
-
-  private:
-    const OnError* sink_;
-    unsigned long start_;
-};
 
 }  // namespace detail
-}  // namespace openclaw
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+OPENCLAW_END_NAMESPACE

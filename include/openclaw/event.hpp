@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Event: the completion of one enqueued command. openclaw creates one only when the caller asks
-// for it (pass `with_event` to an enqueue call), so the plain launch path allocates nothing.
-// Also here: WaitList (the events a command waits for, held inline for short lists), profiling
-// as std::chrono durations, completion callbacks taking any callable, and user events.
+// Event: the completion of one enqueued command (objects layer). openclaw creates one only when
+// the caller asks for it (pass `with_event` to an enqueue call), so the plain launch path
+// allocates nothing. Also here: WaitList (the events a command waits for, held inline for short
+// lists), profiling as std::chrono durations, completion callbacks taking any callable, and user
+// events.
 
 #include <openclaw/context.hpp>
 #include <openclaw/detail/handle.hpp>
@@ -14,13 +15,12 @@
 #include <concepts>
 #include <cstddef>
 #include <memory>
-#include <ranges>
 #include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// Tag asking an enqueue call to return the command's Event.
 struct WithEvent {
@@ -29,7 +29,9 @@ struct WithEvent {
 /// Pass as the argument before the wait list to get the command's Event back.
 inline constexpr WithEvent with_event{};
 
-class Event;
+namespace detail {
+struct WaitListAccess;
+}  // namespace detail
 
 /// The events a command must wait for. Holds raw handles (the caller's Events keep them alive
 /// for the call); up to `inline_capacity` of them without touching the heap. Build one with
@@ -50,13 +52,32 @@ class WaitList {
     /// True when the list has no events.
     bool empty() const noexcept { return size_ == 0; }
 
-    /// Appends `event`; an empty (default-constructed or moved-from) Event is refused.
-    WaitList& add(const Event& event, OnError = {});
+    /// Appends `event`; an empty (default-constructed or moved-from) Event is refused now.
+    WaitList& add(const Event& event, OnError on_error = {});
+
+    /// False when after() was given an empty Event: the command that uses this list refuses it
+    /// (reporting to that command's OnError), and the list holds the events before it.
+    bool valid() const noexcept { return refused_at_ == no_refusal; }
+
+    /// Reports why the list is not valid() to `on_error` for `call`; true when it is valid.
+    bool check(const char* call, OnError on_error) const {
+        if (refused_at_ != no_refusal) [[unlikely]] {
+            return refuse(call, on_error);
+        }
+        return true;
+    }
 
   private:
+    friend struct detail::WaitListAccess;
+    static constexpr std::size_t no_refusal = static_cast<std::size_t>(-1);
+
+    void push(cl_event event);
+    [[gnu::cold]] bool refuse(const char* call, OnError on_error) const;
+
     std::array<cl_event, inline_capacity> inline_{};
     std::vector<cl_event> heap_;
     std::size_t size_ = 0;
+    std::size_t refused_at_ = no_refusal;  // the position of an empty event given to after()
 };
 
 /// When a command was queued, submitted, started and ended, on the device's clock.
@@ -111,53 +132,36 @@ class Event {
         return Event(detail::Handle<cl_event>::adopt(raw));
     }
     /// Shares `raw`: retains it (clRetainEvent), the caller keeps its own reference.
-    [[nodiscard]] static Event retain(cl_event raw) {
-        return Event(detail::Handle<cl_event>::retain(raw));
+    [[nodiscard]] static Event retain(cl_event raw, OnError on_error = {}) {
+        return Event(detail::Handle<cl_event>::retain(raw, on_error));
     }
 
     /// Blocks until the command completes; fails if it terminated abnormally.
-    void wait(OnError = {}) const {
-        const cl_event raw = get();
-        check_wait(clWaitForEvents(1, &raw));
-    }
+    void wait(OnError on_error = {}) const;
 
     /// Blocks until every event of `events` has completed.
-    static void wait_all(std::span<const Event> events, OnError = {}) {
-        WaitList list;
-        const detail::FailureWatch watch;
-        for (const Event& event : events) {
-            list.add(event);
-        }
-        if (watch.failed() || list.empty()) {
-            return;
-        }
-        const cl_int code = clWaitForEvents(list.size(), list.data());
-        if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-            for (const Event& event : events) {
-                if (!event.check_wait(event.status() < 0 ? code : CL_SUCCESS)) {
-                    return;
-                }
-            }
-        }
-        (void)detail::check(code, "clWaitForEvents",
-                            [&] { return detail::concat("waiting for ", list.size(), " events"); });
-    }
+    static void wait_all(std::span<const Event> events, OnError on_error = {});
 
     /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE, or a negative error code.
-    cl_int status(OnError = {}) const { return info<CL_EVENT_COMMAND_EXECUTION_STATUS>(); }
+    cl_int status(OnError on_error = {}) const {
+        return info<CL_EVENT_COMMAND_EXECUTION_STATUS>(on_error);
+    }
     /// True once the command has completed (CL_COMPLETE); false while it is queued or running, or
     /// if it terminated abnormally.
-    bool is_complete(OnError = {}) const { return status() == CL_COMPLETE; }
+    bool is_complete(OnError on_error = {}) const { return status(on_error) == CL_COMPLETE; }
 
     /// The command's timestamps; its queue must have been created with {.profiling = true}
     /// and the command must have completed (call wait() first).
-    Profile profile(OnError = {}) const {
-        return {profiling<CL_PROFILING_COMMAND_QUEUED>(), profiling<CL_PROFILING_COMMAND_SUBMIT>(),
-                profiling<CL_PROFILING_COMMAND_START>(), profiling<CL_PROFILING_COMMAND_END>()};
+    Profile profile(OnError on_error = {}) const {
+        return {profiling(CL_PROFILING_COMMAND_QUEUED, on_error),
+                profiling(CL_PROFILING_COMMAND_SUBMIT, on_error),
+                profiling(CL_PROFILING_COMMAND_START, on_error),
+                profiling(CL_PROFILING_COMMAND_END, on_error)};
     }
     /// How long the command ran on the device (profile().duration()).
-    std::chrono::nanoseconds duration(OnError = {}) const {
-        return profiling<CL_PROFILING_COMMAND_END>() - profiling<CL_PROFILING_COMMAND_START>();
+    std::chrono::nanoseconds duration(OnError on_error = {}) const {
+        return profiling(CL_PROFILING_COMMAND_END, on_error) -
+               profiling(CL_PROFILING_COMMAND_START, on_error);
     }
 
     /// Calls `callback` (with the command's final status, a cl_int, if it takes one) once the
@@ -166,21 +170,27 @@ class Event {
     /// on OpenCL work or throw (an escaping exception terminates).
     template <class F>
     requires std::is_invocable_v < std::decay_t<F>
-    &, cl_int > || std::is_invocable_v<std::decay_t<F>&> void on_complete(F&& callback,
-                                                                          OnError = {}) const {
+    &, cl_int > ||
+           std::is_invocable_v<std::decay_t<F>&> void on_complete(F&& callback,
+                                                                  OnError on_error = {}) const {
         using State = detail::CallbackState<std::decay_t<F>>;
+        if (!*this) {
+            detail::refuse_empty(on_error, CL_INVALID_EVENT, "clSetEventCallback", "event");
+            return;
+        }
         auto state = std::make_unique<State>(
-            State{detail::Handle<cl_event>::retain(get()), std::forward<F>(callback)});
-        if (detail::check(clSetEventCallback(get(), CL_COMPLETE, &State::invoke, state.get()),
-                          "clSetEventCallback")) {
-            state.release();  // owned by the driver until the callback runs
+            State{detail::Handle<cl_event>::retain(get(), on_error), std::forward<F>(callback)});
+        if (state->event &&
+            detail::check(clSetEventCallback(get(), CL_COMPLETE, &State::invoke, state.get()),
+                          "clSetEventCallback", on_error)) {
+            (void)state.release();  // owned by the driver until the callback runs
         }
     }
 
     /// Any clGetEventInfo parameter, with its C++ type from openclaw's info table.
     template <cl_event_info Param>
-    detail::info_t<cl_event, Param> info(OnError = {}) const {
-        return detail::get_info<cl_event, Param>(get());
+    detail::info_t<cl_event, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_event, Param>(on_error, get());
     }
 
     /// The raw cl_event (not retained; null when empty).
@@ -194,32 +204,8 @@ class Event {
     explicit Event(detail::Handle<cl_event> handle) noexcept : handle_(std::move(handle)) {}
 
   private:
-    bool check_wait(cl_int code) const {
-        if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-            // The command's own (negative) status says why; if even that cannot be read, the
-            // wait's code is the error, not the failed query's.
-            std::error_code unreadable;
-            const cl_int status = this->status(unreadable);
-            detail::fail(status < 0 ? status : code, "clWaitForEvents",
-                         "the command terminated abnormally");
-            return false;
-        }
-        return detail::check(code, "clWaitForEvents");
-    }
-
-    template <cl_profiling_info Param>
-    std::chrono::nanoseconds profiling() const {
-        cl_ulong value = 0;
-        const cl_int code = clGetEventProfilingInfo(get(), Param, sizeof(value), &value, nullptr);
-        (void)detail::check(code, "clGetEventProfilingInfo", [&] {
-            return code == CL_PROFILING_INFO_NOT_AVAILABLE
-                       ? std::string(
-                             "no timestamps: create the queue with {.profiling = true} "
-                             "and wait for the command to complete")
-                       : std::string(detail::InfoTraits<detail::EventProfilingInfo, Param>::name);
-        });
-        return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(value));
-    }
+    bool check_wait(cl_int code, OnError on_error) const;
+    std::chrono::nanoseconds profiling(cl_profiling_info param, OnError on_error) const;
 
     detail::Handle<cl_event> handle_;
 };
@@ -229,88 +215,198 @@ class Event {
 class UserEvent : public Event {
   public:
     /// A new user event of `context` (clCreateUserEvent), not yet complete.
-    explicit UserEvent(const Context& context, OnError = {}) : Event(create(context)) {}
+    explicit UserEvent(const Context& context, OnError on_error = {})
+        : Event(create(context, on_error)) {}
 
     /// Marks the event complete: commands waiting for it may run.
-    void complete(OnError = {}) const { set(CL_COMPLETE); }
+    void complete(OnError on_error = {}) const { set(CL_COMPLETE, on_error); }
     /// Marks the event failed with a negative `code`: commands waiting for it terminate.
-    void fail(cl_int code, OnError = {}) const {
+    void fail(cl_int code, OnError on_error = {}) const {
         if (code >= 0) {
-            detail::fail(CL_INVALID_VALUE, "clSetUserEventStatus",
+            detail::fail(on_error, CL_INVALID_VALUE, "clSetUserEventStatus",
                          detail::concat("a failure code must be negative, got ", code));
             return;
         }
-        set(code);
+        set(code, on_error);
     }
 
   private:
-    static detail::Handle<cl_event> create(const Context& context) {
-        cl_int code = CL_SUCCESS;
-        cl_event raw = clCreateUserEvent(context.get(), &code);
-        if (!detail::check(code, "clCreateUserEvent")) {
-            return {};
-        }
-        return detail::Handle<cl_event>::adopt(raw);
-    }
-    void set(cl_int status) const {
-        // A second clSetUserEventStatus is CL_INVALID_OPERATION by the specification, but not
-        // every driver says so (NVIDIA's returns CL_SUCCESS): the status is read first.
-        const detail::FailureWatch watch;
-        const cl_int current = this->status();
-        if (watch.failed()) {
-            return;
-        }
-        if (current == CL_COMPLETE || current < 0) {
-            detail::fail(CL_INVALID_OPERATION, "clSetUserEventStatus",
-                         detail::concat("a user event's status can be set once (it is already ",
-                                        current == CL_COMPLETE ? std::string("CL_COMPLETE")
-                                                               : std::string(code_name(current)),
-                                        ")"));
-            return;
-        }
-        (void)detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus",
-                            [] { return std::string("a user event's status can be set once"); });
-    }
+    static detail::Handle<cl_event> create(const Context& context, OnError on_error);
+    void set(cl_int status, OnError on_error) const;
 };
 
-inline WaitList& WaitList::add(const Event& event, OnError) {
-    if (!event) {
-        detail::fail(
-            CL_INVALID_EVENT_WAIT_LIST, "WaitList",
-            detail::concat("event ", size_, " is empty (default-constructed or moved-from)"));
-        return *this;
-    }
+inline void WaitList::push(cl_event event) {
     if (size_ < inline_capacity) {
-        inline_[size_] = event.get();
+        inline_[size_] = event;
     } else {
         if (heap_.empty()) {
             heap_.assign(inline_.begin(), inline_.end());
         }
-        heap_.push_back(event.get());
+        heap_.push_back(event);
     }
     ++size_;
+}
+
+inline WaitList& WaitList::add(const Event& event, OnError on_error) {
+    if (!event) {
+        detail::fail(
+            on_error, CL_INVALID_EVENT_WAIT_LIST, "WaitList::add",
+            detail::concat("event ", size_, " is empty (default-constructed or moved-from)"));
+        return *this;
+    }
+    push(event.get());
     return *this;
 }
 
 namespace detail {
-inline void add_to(WaitList& list, const Event& event) {
-    list.add(event);
-}
-template <std::ranges::input_range R>
-requires std::derived_from<std::ranges::range_value_t<R>, Event>
-void add_to(WaitList& list, const R& events) {
-    for (const Event& event : events) {
-        list.add(event);
+
+struct WaitListAccess {
+    /// Appends `event`, or, for an empty one, marks the list refused (after() cannot report).
+    static void add_deferred(WaitList& list, const Event& event) {
+        if (!event) {
+            if (list.refused_at_ == WaitList::no_refusal) {
+                list.refused_at_ = list.size_;
+            }
+            return;
+        }
+        list.push(event.get());
     }
-}
+};
+
+template <class R>
+concept EventRange = requires(const R& range) {
+    { *std::begin(range) } -> std::convertible_to<const Event&>;
+    std::end(range);
+};
 }  // namespace detail
 
-/// The wait list of `events`: Events, or ranges of Events (a vector, an array, a span...).
+/// The wait list of `events`: Events, or ranges of Events (a vector, an array, a span...). An
+/// empty Event among them makes the command that uses the list fail (CL_INVALID_EVENT_WAIT_LIST,
+/// reported to that command's OnError).
 template <class... Events>
 WaitList after(const Events&... events) {
     WaitList list;
-    (detail::add_to(list, events), ...);
+    const auto add = [&list](const auto& item) {
+        if constexpr (std::is_convertible_v<const decltype(item)&, const Event&>) {
+            detail::WaitListAccess::add_deferred(list, item);
+        } else {
+            static_assert(detail::EventRange<std::remove_cvref_t<decltype(item)>>,
+                          "after(): pass Events or ranges of Events");
+            for (const Event& event : item) {
+                detail::WaitListAccess::add_deferred(list, event);
+            }
+        }
+    };
+    (add(events), ...);
     return list;
 }
 
-}  // namespace openclaw
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool WaitList::refuse(const char* call,
+                                                                   OnError on_error) const {
+    detail::fail(on_error, CL_INVALID_EVENT_WAIT_LIST, call,
+                 detail::concat("event ", refused_at_,
+                                " of the wait list is empty (default-constructed or moved-from)"));
+    return false;
+}
+
+OPENCLAW_INLINE void Event::wait(OnError on_error) const {
+    if (!*this) {
+        detail::refuse_empty(on_error, CL_INVALID_EVENT, "clWaitForEvents", "event");
+        return;
+    }
+    const cl_event raw = get();
+    check_wait(clWaitForEvents(1, &raw), on_error);
+}
+
+OPENCLAW_INLINE void Event::wait_all(std::span<const Event> events, OnError on_error) {
+    WaitList list;
+    for (const Event& event : events) {
+        detail::WaitListAccess::add_deferred(list, event);
+    }
+    if (!list.check("clWaitForEvents", on_error) || list.empty()) {
+        return;
+    }
+    const cl_int code = clWaitForEvents(list.size(), list.data());
+    if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        for (const Event& event : events) {
+            Status unreadable;
+            if (event.status(unreadable) < 0 && !event.check_wait(code, on_error)) {
+                return;
+            }
+        }
+    }
+    (void)detail::check(code, "clWaitForEvents", on_error,
+                        [&] { return detail::concat("waiting for ", list.size(), " events"); });
+}
+
+OPENCLAW_INLINE bool Event::check_wait(cl_int code, OnError on_error) const {
+    if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        // The command's own (negative) status says why; if even that cannot be read, the
+        // wait's code is the error, not the failed query's.
+        std::error_code unreadable;
+        const cl_int status = this->status(unreadable);
+        detail::fail(on_error, status < 0 ? status : code, "clWaitForEvents",
+                     "the command terminated abnormally");
+        return false;
+    }
+    return detail::check(code, "clWaitForEvents", on_error);
+}
+
+OPENCLAW_INLINE std::chrono::nanoseconds Event::profiling(cl_profiling_info param,
+                                                          OnError on_error) const {
+    if (!*this) {
+        detail::refuse_empty(on_error, CL_INVALID_EVENT, "clGetEventProfilingInfo", "event");
+        return {};
+    }
+    cl_ulong value = 0;
+    const cl_int code = clGetEventProfilingInfo(get(), param, sizeof(value), &value, nullptr);
+    (void)detail::check(code, "clGetEventProfilingInfo", on_error, [&] {
+        return code == CL_PROFILING_INFO_NOT_AVAILABLE
+                   ? std::string(
+                         "no timestamps: create the queue with {.profiling = true} "
+                         "and wait for the command to complete")
+               : param == CL_PROFILING_COMMAND_QUEUED ? std::string("CL_PROFILING_COMMAND_QUEUED")
+               : param == CL_PROFILING_COMMAND_SUBMIT ? std::string("CL_PROFILING_COMMAND_SUBMIT")
+               : param == CL_PROFILING_COMMAND_START  ? std::string("CL_PROFILING_COMMAND_START")
+                                                      : std::string("CL_PROFILING_COMMAND_END");
+    });
+    return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(value));
+}
+
+OPENCLAW_INLINE detail::Handle<cl_event> UserEvent::create(const Context& context,
+                                                           OnError on_error) {
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateUserEvent", "context");
+        return {};
+    }
+    cl_int code = CL_SUCCESS;
+    cl_event raw = clCreateUserEvent(context.get(), &code);
+    if (!detail::check(code, "clCreateUserEvent", on_error)) {
+        return {};
+    }
+    return detail::Handle<cl_event>::adopt(raw);
+}
+
+OPENCLAW_INLINE void UserEvent::set(cl_int status, OnError on_error) const {
+    // A second clSetUserEventStatus is CL_INVALID_OPERATION by the specification, but not
+    // every driver says so (NVIDIA's returns CL_SUCCESS): the status is read first.
+    detail::Relay step(on_error);
+    const cl_int current = this->status(step);
+    if (step.failed()) {
+        return;
+    }
+    if (current == CL_COMPLETE || current < 0) {
+        detail::fail(on_error, CL_INVALID_OPERATION, "clSetUserEventStatus",
+                     detail::concat("a user event's status can be set once (it is already ",
+                                    current == CL_COMPLETE ? std::string("CL_COMPLETE")
+                                                           : std::string(code_name(current)),
+                                    ")"));
+        return;
+    }
+    (void)detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus", on_error,
+                        [] { return std::string("a user event's status can be set once"); });
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+OPENCLAW_END_NAMESPACE

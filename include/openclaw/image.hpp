@@ -2,31 +2,33 @@
 #pragma once
 // Image2D / Image3D / Image2DArray<Pixel, Access>: OpenCL images whose pixel format is part of
 // the type (pixel::rgba8, pixel::r_f32, ...), so the host element type of every transfer and the
-// kernel parameters they may be passed to are checked at compile time. Also the region
-// transfers and mapped views of images, and Sampler.
+// kernel parameters they may be passed to are checked at compile time (a side header: the images
+// wing). Also the region transfers and mapped views of images, Sampler, and the image and sampler
+// kernel parameters. The typed classes forward to a non-template image core written once for
+// bytes, as buffers forward to the memory core.
 
 #include <openclaw/buffer.hpp>
 #include <openclaw/context.hpp>
+#include <openclaw/detail/checked.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
+#include <openclaw/detail/memory.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/event.hpp>
-#include <openclaw/mapping.hpp>
+#include <openclaw/params.hpp>
 #include <openclaw/queue.hpp>
 
-#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// Pixel formats: each names an OpenCL channel order and data type and the host type of one
 /// pixel. Any struct with the same four members is a pixel format too.
@@ -106,12 +108,6 @@ concept PixelFormat = requires {
 }
 &&std::is_trivially_copyable_v<typename P::host_type>;
 
-/// The shape of an image, which is part of its type and of the kernel parameters it fits.
-enum class ImageShape { image2d, image3d, image2d_array };
-
-template <ImageShape Shape, class Pixel, class Access>
-class Image;
-
 /// A 2D image (`image2d_t` in a kernel).
 template <class Pixel, class Access = ReadWrite>
 using Image2D = Image<ImageShape::image2d, Pixel, Access>;
@@ -145,47 +141,116 @@ struct ImageRegion {
                                      std::size_t height, std::size_t depth) noexcept {
         return {{x, y, z}, {width, height, depth}};
     }
-    /// The pixels a host span must hold for this region in its layout.
+    /// The pixels a host span must hold for this region in its layout; SIZE_MAX when that number
+    /// does not fit in size_t (no span is that large).
     constexpr std::size_t host_pixels() const noexcept {
         if (size[0] == 0 || size[1] == 0 || size[2] == 0) {
             return 0;
         }
-        const std::size_t row = row_pitch != 0 ? row_pitch : size[0];
-        const std::size_t slice = slice_pitch != 0 ? slice_pitch : row * size[1];
-        return (size[2] - 1) * slice + (size[1] - 1) * row + size[0];
+        std::size_t row = row_pitch != 0 ? row_pitch : size[0];
+        std::size_t slice = slice_pitch;
+        std::size_t rows = 0;
+        std::size_t slices = 0;
+        std::size_t total = 0;
+        if ((slice == 0 && !detail::checked_mul(row, size[1], slice)) ||
+            !detail::checked_mul(size[2] - 1, slice, slices) ||
+            !detail::checked_mul(size[1] - 1, row, rows) ||
+            !detail::checked_add(slices, rows, total) ||
+            !detail::checked_add(total, size[0], total)) {
+            return static_cast<std::size_t>(-1);
+        }
+        return total;
     }
 };
 
+/// `read_only image2d_t` / `image3d_t` / `image2d_array_t` (Shape) of Pixel: accepts images of
+/// that shape and pixel format (any format for pixel::any) that kernels may read (ReadOnly or
+/// ReadWrite).
+template <ImageShape Shape, class Pixel>
+struct ReadImageOf {};
+/// `write_only image...`: accepts images of that shape and pixel format that kernels may write
+/// (WriteOnly or ReadWrite).
+template <ImageShape Shape, class Pixel>
+struct WriteImageOf {};
+/// `read_only image2d_t` of Pixel: accepts ReadOnly or ReadWrite Image2Ds of that format (any
+/// format for pixel::any).
+template <class Pixel>
+using ReadImage2D = ReadImageOf<ImageShape::image2d, Pixel>;
+/// `write_only image2d_t` of Pixel: accepts WriteOnly or ReadWrite Image2Ds of that format (any
+/// format for pixel::any).
+template <class Pixel>
+using WriteImage2D = WriteImageOf<ImageShape::image2d, Pixel>;
+/// `read_only image3d_t` of Pixel: accepts ReadOnly or ReadWrite Image3Ds of that format (any
+/// format for pixel::any).
+template <class Pixel>
+using ReadImage3D = ReadImageOf<ImageShape::image3d, Pixel>;
+/// `write_only image3d_t` of Pixel: accepts WriteOnly or ReadWrite Image3Ds of that format (any
+/// format for pixel::any).
+template <class Pixel>
+using WriteImage3D = WriteImageOf<ImageShape::image3d, Pixel>;
+/// `read_only image2d_array_t` of Pixel: accepts ReadOnly or ReadWrite Image2DArrays of that format
+/// (any format for pixel::any).
+template <class Pixel>
+using ReadImage2DArray = ReadImageOf<ImageShape::image2d_array, Pixel>;
+/// `write_only image2d_array_t` of Pixel: accepts WriteOnly or ReadWrite Image2DArrays of that
+/// format (any format for pixel::any).
+template <class Pixel>
+using WriteImage2DArray = WriteImageOf<ImageShape::image2d_array, Pixel>;
+/// `sampler_t`: accepts a Sampler.
+struct SamplerParam {};
+
 namespace detail {
 
-template <ImageShape Shape>
-struct ShapeTraits;
-template <>
-struct ShapeTraits<ImageShape::image2d> {
-    static constexpr cl_mem_object_type mem_type = CL_MEM_OBJECT_IMAGE2D;
-    static constexpr const char* kernel_type = "image2d_t";
-    static constexpr const char* name = "Image2D";
-    static constexpr const char* third = "depth";
-};
-template <>
-struct ShapeTraits<ImageShape::image3d> {
-    static constexpr cl_mem_object_type mem_type = CL_MEM_OBJECT_IMAGE3D;
-    static constexpr const char* kernel_type = "image3d_t";
-    static constexpr const char* name = "Image3D";
-    static constexpr const char* third = "depth";
-};
-template <>
-struct ShapeTraits<ImageShape::image2d_array> {
-    static constexpr cl_mem_object_type mem_type = CL_MEM_OBJECT_IMAGE2D_ARRAY;
-    static constexpr const char* kernel_type = "image2d_array_t";
-    static constexpr const char* name = "Image2DArray";
-    static constexpr const char* third = "layers";
+/// What the image core needs to know of a shape: its memory object type and names.
+struct ImageKind {
+    cl_mem_object_type mem_type;
+    const char* kernel_type;
+    const char* name;
+    ImageShape shape;
+    bool two_d() const noexcept { return shape == ImageShape::image2d; }
 };
 
-template <class I>
-inline constexpr bool is_image = false;
-template <ImageShape S, class P, class A>
-inline constexpr bool is_image<Image<S, P, A>> = true;
+template <ImageShape Shape>
+inline constexpr ImageKind image_kind =
+    Shape == ImageShape::image2d ? ImageKind{CL_MEM_OBJECT_IMAGE2D, "image2d_t", "Image2D", Shape}
+    : Shape == ImageShape::image3d
+        ? ImageKind{CL_MEM_OBJECT_IMAGE3D, "image3d_t", "Image3D", Shape}
+        : ImageKind{CL_MEM_OBJECT_IMAGE2D_ARRAY, "image2d_array_t", "Image2DArray", Shape};
+
+/// What the image core needs to know of a pixel format and an access.
+struct ImageFormat {
+    cl_image_format format;
+    const char* name;
+    std::size_t pixel_size;
+    const char* access;
+    cl_mem_flags flags;
+};
+
+template <ImageShape S, class Pixel>
+struct ParamTraits<ReadImageOf<S, Pixel>> {
+    static constexpr ParamKind kind = ParamKind::image_read;
+    using element_type = Pixel;  // not an element: images are opaque to the host
+    static constexpr ImageShape shape = S;
+    using pixel_type = Pixel;
+    static constexpr bool any_pixel = std::is_same_v<Pixel, pixel::any>;
+    static constexpr const char* kernel_type = image_kind<S>.kernel_type;
+    static constexpr const char* pixel_name = Pixel::name;
+};
+template <ImageShape S, class Pixel>
+struct ParamTraits<WriteImageOf<S, Pixel>> {
+    static constexpr ParamKind kind = ParamKind::image_write;
+    using element_type = Pixel;
+    static constexpr ImageShape shape = S;
+    using pixel_type = Pixel;
+    static constexpr bool any_pixel = std::is_same_v<Pixel, pixel::any>;
+    static constexpr const char* kernel_type = image_kind<S>.kernel_type;
+    static constexpr const char* pixel_name = Pixel::name;
+};
+template <>
+struct ParamTraits<SamplerParam> {
+    static constexpr ParamKind kind = ParamKind::sampler;
+    using element_type = cl_uint;
+};
 
 inline const char* channel_order_name(cl_channel_order order) noexcept {
     switch (order) {
@@ -245,109 +310,47 @@ inline const char* channel_type_name(cl_channel_type type) noexcept {
     }
 }
 
-/// The context's devices that support images; fails (CL_INVALID_OPERATION) when none does.
-inline std::vector<Device> image_devices(cl_context context, const char* call) {
-    const FailureWatch watch;
-    std::vector<Device> devices;
-    std::string names;
-    for (cl_device_id id : get_info<cl_context, CL_CONTEXT_DEVICES>(context)) {
-        Device device = Device::retain(id);
-        if (device.info<CL_DEVICE_IMAGE_SUPPORT>()) {
-            devices.push_back(std::move(device));
-        } else {
-            names += concat(names.empty() ? "\"" : ", \"", device.name(), "\"");
-        }
-    }
-    if (watch.failed()) {
-        return {};
-    }
-    if (devices.empty()) {
-        fail(CL_INVALID_OPERATION, call,
-             concat("no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT is "
-                    "false for ",
-                    names, ")"));
-    }
-    return devices;
-}
+/// An image: its memory object and its extent (width, height, depth or layers), reset by a move.
+struct ImageObject {
+    MemObject mem;
+    std::array<ResetOnMove<std::size_t>, 3> extent{};
 
+    std::array<std::size_t, 3> size() const noexcept { return {extent[0], extent[1], extent[2]}; }
+};
+
+/// clCreateImage after the checks: a device supporting images, the devices' extent limits, the
+/// format supported for this access (clGetSupportedImageFormats), `init` of the right size.
+ImageObject create_image(const Context& context, ImageKind kind, ImageFormat format,
+                         std::array<std::size_t, 3> extent, const void* init,
+                         std::size_t init_pixels, OnError on_error);
+/// An image of a raw handle (adopted or retained by the caller), checked to be of `kind` and
+/// `format`.
+ImageObject describe_image(Handle<cl_mem> handle, ImageKind kind, ImageFormat format,
+                           OnError on_error);
+/// Blocking read or write of `region` from or to `host` (`pixels` of them), laid out by the
+/// region's pitches.
+void image_transfer(const ImageObject& image, ImageKind kind, ImageFormat format, bool read,
+                    const Queue& queue, const ImageRegion& region, void* host, std::size_t pixels,
+                    const WaitList& wait, OnError on_error);
+
+/// A mapped region of an image: the mapping, the region's size and the driver's pitches.
+struct ImageMapping {
+    Mapping mapping;
+    std::array<std::size_t, 3> size{0, 0, 0};
+    std::size_t row_pitch = 0;
+    std::size_t slice_pitch = 0;
+};
+/// Maps `region` of `image` (blocking) and registers it; the whole image counts as mapped.
+ImageMapping map_image(const ImageObject& image, ImageKind kind, ImageFormat format,
+                       const Queue& queue, cl_map_flags flags, const ImageRegion& region,
+                       const WaitList& wait, OnError on_error);
+
+/// The context's devices that support images; fails (CL_INVALID_OPERATION) when none does.
+std::vector<Device> image_devices(cl_context context, const char* call, OnError on_error);
 /// True when the context supports `format` for images of `type` created with `flags`
 /// (clGetSupportedImageFormats).
-inline bool format_supported(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
-                             cl_image_format format) {
-    cl_uint count = 0;
-    if (!check(clGetSupportedImageFormats(context, flags, type, 0, nullptr, &count),
-               "clGetSupportedImageFormats")) {
-        return false;
-    }
-    std::vector<cl_image_format> formats(count);
-    if (count != 0 &&
-        !check(clGetSupportedImageFormats(context, flags, type, count, formats.data(), nullptr),
-               "clGetSupportedImageFormats")) {
-        return false;
-    }
-    return std::any_of(formats.begin(), formats.end(), [&](const cl_image_format& f) {
-        return f.image_channel_order == format.image_channel_order &&
-               f.image_channel_data_type == format.image_channel_data_type;
-    });
-}
-
-/// Refuses an extent past what a device allows, naming the device, the limit and the value.
-inline bool check_image_limit(const Device& device, const char* limit_name, std::size_t limit,
-                              const char* what, std::size_t value) {
-    if (value > limit) {
-        fail(CL_INVALID_IMAGE_SIZE, "clCreateImage",
-             concat(what, " ", value, " exceeds ", limit_name, " = ", limit, " of device \"",
-                    device.name(), "\""));
-        return false;
-    }
-    return true;
-}
-
-/// Refuses a region that is empty or not inside an image of `extent` pixels.
-inline bool check_region(const char* call, const ImageRegion& region,
-                         const std::array<std::size_t, 3>& extent, bool two_d) {
-    const auto triple = [](const std::array<std::size_t, 3>& v) {
-        return concat("(", v[0], ", ", v[1], ", ", v[2], ")");
-    };
-    for (std::size_t i = 0; i < 3; ++i) {
-        if (region.size[i] == 0) {
-            fail(CL_INVALID_VALUE, call,
-                 concat("region size ", triple(region.size),
-                        " is empty: every dimension needs at least one pixel",
-                        two_d ? " (the third is 1 for a 2D image: use ImageRegion::rect)" : ""));
-            return false;
-        }
-        if (region.origin[i] > extent[i] || region.size[i] > extent[i] - region.origin[i]) {
-            fail(CL_INVALID_VALUE, call,
-                 concat("region origin ", triple(region.origin), " + size ", triple(region.size),
-                        " is outside the image of ", extent[0], " x ", extent[1], " x ", extent[2],
-                        " pixels"));
-            return false;
-        }
-    }
-    return true;
-}
-
-/// Refuses a host layout whose pitches are too small, or a span too small for it.
-inline bool check_host_layout(const char* call, const ImageRegion& region, std::size_t pixels) {
-    const std::size_t row = region.row_pitch != 0 ? region.row_pitch : region.size[0];
-    const std::size_t slice = region.slice_pitch != 0 ? region.slice_pitch : row * region.size[1];
-    if (row < region.size[0] || slice < row * region.size[1]) {
-        fail(CL_INVALID_VALUE, call,
-             concat("host row pitch ", row, " pixels and slice pitch ", slice,
-                    " pixels are too small for a region of ", region.size[0], " x ", region.size[1],
-                    " pixels"));
-        return false;
-    }
-    if (pixels < region.host_pixels()) {
-        fail(CL_INVALID_VALUE, call,
-             concat("the host span holds ", pixels, " pixels, the region of ", region.size[0],
-                    " x ", region.size[1], " x ", region.size[2], " pixels (row pitch ", row,
-                    ", slice pitch ", slice, ") needs ", region.host_pixels()));
-        return false;
-    }
-    return true;
-}
+bool format_supported(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
+                      cl_image_format format, OnError on_error);
 
 }  // namespace detail
 
@@ -364,45 +367,42 @@ class MappedImage {
 
     /// An empty view (nothing mapped).
     MappedImage() = default;
+    /// \private Takes charge of a mapping made by the image core (Image::map_read, ...).
+    explicit MappedImage(detail::ImageMapping mapping) noexcept : view_(std::move(mapping)) {}
 
     /// The pixel at (x, y, z) of the region (z: slice or layer, 0 for a 2D image).
     T& at(std::size_t x, std::size_t y, std::size_t z = 0) const noexcept {
-        return *reinterpret_cast<T*>(bytes() + z * slice_pitch_ + y * row_pitch_ + x * sizeof(T));
+        return *reinterpret_cast<T*>(bytes() + z * view_.slice_pitch + y * view_.row_pitch +
+                                     x * sizeof(T));
     }
     /// Row y of slice z of the region: size()[0] pixels.
     std::span<T> row(std::size_t y, std::size_t z = 0) const noexcept {
-        return {&at(0, y, z), size_[0]};
+        return {&at(0, y, z), view_.size[0]};
     }
     /// Bytes from one row of the mapping to the next (at least size()[0] * sizeof(T)).
-    std::size_t row_pitch() const noexcept { return row_pitch_; }
+    std::size_t row_pitch() const noexcept { return view_.row_pitch; }
     /// Bytes from one slice (or layer) to the next; 0 for a 2D image.
-    std::size_t slice_pitch() const noexcept { return slice_pitch_; }
+    std::size_t slice_pitch() const noexcept { return view_.slice_pitch; }
     /// The region's size in pixels.
-    const std::array<std::size_t, 3>& size() const noexcept { return size_; }
+    const std::array<std::size_t, 3>& size() const noexcept { return view_.size; }
     /// The first mapped pixel (the region's origin); rows follow row_pitch(), not size()[0].
-    T* data() const noexcept { return view_.data(); }
+    T* data() const noexcept { return static_cast<T*>(view_.mapping.data()); }
     /// True for an empty (default-constructed, moved-from or unmapped) view.
-    bool empty() const noexcept { return view_.empty(); }
+    bool empty() const noexcept { return view_.mapping.data() == nullptr; }
     /// True while the view holds a mapping.
-    explicit operator bool() const noexcept { return !view_.empty(); }
+    explicit operator bool() const noexcept { return !empty(); }
 
     /// Unmaps now, reporting a failure (see OnError); the view is empty afterwards.
-    void unmap(OnError = {}) {
-        view_.unmap();
-        size_ = {0, 0, 0};
+    void unmap(OnError on_error = {}) {
+        view_.mapping.unmap(on_error);
+        view_.size = {0, 0, 0};
     }
 
   private:
-    template <ImageShape S, class P, class A>
-    friend class Image;
-
     using Byte = std::conditional_t<std::is_const_v<T>, const unsigned char, unsigned char>;
-    Byte* bytes() const noexcept { return reinterpret_cast<Byte*>(view_.data()); }
+    Byte* bytes() const noexcept { return static_cast<Byte*>(view_.mapping.data()); }
 
-    MappedSpan<T> view_;  // owns the mapping: unmaps it and leaves the registry
-    std::array<std::size_t, 3> size_{0, 0, 0};
-    std::size_t row_pitch_ = 0;
-    std::size_t slice_pitch_ = 0;
+    detail::ImageMapping view_;  // owns the mapping: unmaps it and leaves the registry
 };
 
 /// An OpenCL image (a cl_mem from clCreateImage) of shape `Shape` whose pixel format (Pixel:
@@ -419,8 +419,12 @@ class Image {
                   "struct with order, type, name and a trivially copyable host_type)");
     static_assert(AccessTag<Access>,
                   "Image<Pixel, Access>: Access must be ReadOnly, WriteOnly or ReadWrite");
-    using ShapeInfo = detail::ShapeTraits<Shape>;
-    static constexpr bool two_d = Shape == ImageShape::image2d;
+    static constexpr detail::ImageKind kind = detail::image_kind<Shape>;
+    static constexpr detail::ImageFormat format{{Pixel::order, Pixel::type},
+                                                Pixel::name,
+                                                sizeof(typename Pixel::host_type),
+                                                Access::name,
+                                                Access::flags};
 
   public:
     /// The pixel format (pixel::rgba8, ...).
@@ -437,49 +441,57 @@ class Image {
 
     /// An uninitialized 2D image of width x height pixels.
     Image(const Context& context, std::size_t width, std::size_t height,
-          OnError = {}) requires(Shape == ImageShape::image2d)
-        : Image(context, {width, height, 1}, nullptr, 0) {}
+          OnError on_error = {}) requires(Shape == ImageShape::image2d)
+        : image_(detail::create_image(context, kind, format, {width, height, 1}, nullptr, 0,
+                                      on_error)) {}
     /// A 2D image initialized from `pixels` (width * height of them, rows packed).
     Image(const Context& context, std::size_t width, std::size_t height,
-          std::span<const host_type> pixels, OnError = {}) requires(Shape == ImageShape::image2d)
-        : Image(context, {width, height, 1}, pixels.data(), pixels.size()) {}
+          std::span<const host_type> pixels,
+          OnError on_error = {}) requires(Shape == ImageShape::image2d)
+        : image_(detail::create_image(context, kind, format, {width, height, 1}, pixels.data(),
+                                      pixels.size(), on_error)) {}
     /// An uninitialized 3D image, or an array of `depth` layers of 2D images.
     Image(const Context& context, std::size_t width, std::size_t height, std::size_t depth,
-          OnError = {}) requires(Shape != ImageShape::image2d)
-        : Image(context, {width, height, depth}, nullptr, 0) {}
+          OnError on_error = {}) requires(Shape != ImageShape::image2d)
+        : image_(detail::create_image(context, kind, format, {width, height, depth}, nullptr, 0,
+                                      on_error)) {}
     /// A 3D image or array initialized from `pixels` (width * height * depth, packed).
     Image(const Context& context, std::size_t width, std::size_t height, std::size_t depth,
-          std::span<const host_type> pixels, OnError = {}) requires(Shape != ImageShape::image2d)
-        : Image(context, {width, height, depth}, pixels.data(), pixels.size()) {}
+          std::span<const host_type> pixels,
+          OnError on_error = {}) requires(Shape != ImageShape::image2d)
+        : image_(detail::create_image(context, kind, format, {width, height, depth}, pixels.data(),
+                                      pixels.size(), on_error)) {}
 
     /// Takes ownership of `raw` (also if this fails); it must be an image of this shape and
     /// pixel format.
-    [[nodiscard]] static Image adopt(cl_mem raw, OnError = {}) {
-        return Image(detail::Handle<cl_mem>::adopt(raw));
+    [[nodiscard]] static Image adopt(cl_mem raw, OnError on_error = {}) {
+        return Image(
+            detail::describe_image(detail::Handle<cl_mem>::adopt(raw), kind, format, on_error));
     }
     /// Shares `raw` (retains it); it must be an image of this shape and pixel format.
-    [[nodiscard]] static Image retain(cl_mem raw, OnError = {}) {
-        return Image(detail::Handle<cl_mem>::retain(raw));
+    [[nodiscard]] static Image retain(cl_mem raw, OnError on_error = {}) {
+        return Image(detail::describe_image(detail::Handle<cl_mem>::retain(raw, on_error), kind,
+                                            format, on_error));
     }
 
     /// Width in pixels (0 when empty).
-    std::size_t width() const noexcept { return extent_[0]; }
+    std::size_t width() const noexcept { return image_.extent[0]; }
     /// Height in pixels (0 when empty).
-    std::size_t height() const noexcept { return extent_[1]; }
+    std::size_t height() const noexcept { return image_.extent[1]; }
     /// Slices of a 3D image (1 for a 2D image).
     std::size_t depth() const noexcept requires(Shape != ImageShape::image2d_array) {
-        return extent_[2];
+        return image_.extent[2];
     }
     /// Layers of an image array.
     std::size_t layers() const noexcept requires(Shape == ImageShape::image2d_array) {
-        return extent_[2];
+        return image_.extent[2];
     }
     /// Width, height and depth (or layers; 1 for a 2D image).
-    std::array<std::size_t, 3> extent() const noexcept {
-        return {extent_[0], extent_[1], extent_[2]};
-    }
+    std::array<std::size_t, 3> extent() const noexcept { return image_.size(); }
     /// Pixels in the whole image: width * height * depth (or layers).
-    std::size_t pixel_count() const noexcept { return extent_[0] * extent_[1] * extent_[2]; }
+    std::size_t pixel_count() const noexcept {
+        return image_.extent[0] * image_.extent[1] * image_.extent[2];  // checked at creation
+    }
     /// True for an empty (default-constructed or moved-from) image.
     bool empty() const noexcept { return pixel_count() == 0; }
     /// The region covering the whole image.
@@ -489,23 +501,25 @@ class Image {
 
     /// Blocking read of the whole image into `dst` (pixel_count() pixels, rows packed).
     void read(const Queue& queue, std::span<host_type> dst, const WaitList& wait = {},
-              OnError = {}) const {
-        read(queue, whole(), dst, wait);
+              OnError on_error = {}) const {
+        read(queue, whole(), dst, wait, on_error);
     }
     /// Blocking read of `region` into `dst`, laid out by region.row_pitch / slice_pitch.
     void read(const Queue& queue, const ImageRegion& region, std::span<host_type> dst,
-              const WaitList& wait = {}, OnError = {}) const {
-        transfer<true>(queue, region, dst.data(), dst.size(), wait);
+              const WaitList& wait = {}, OnError on_error = {}) const {
+        detail::image_transfer(image_, kind, format, true, queue, region, dst.data(), dst.size(),
+                               wait, on_error);
     }
     /// Blocking write of the whole image from `src` (pixel_count() pixels, rows packed).
     void write(const Queue& queue, std::span<const host_type> src, const WaitList& wait = {},
-               OnError = {}) const {
-        write(queue, whole(), src, wait);
+               OnError on_error = {}) const {
+        write(queue, whole(), src, wait, on_error);
     }
     /// Blocking write of `region` from `src`, laid out by region.row_pitch / slice_pitch.
     void write(const Queue& queue, const ImageRegion& region, std::span<const host_type> src,
-               const WaitList& wait = {}, OnError = {}) const {
-        transfer<false>(queue, region, const_cast<host_type*>(src.data()), src.size(), wait);
+               const WaitList& wait = {}, OnError on_error = {}) const {
+        detail::image_transfer(image_, kind, format, false, queue, region,
+                               const_cast<host_type*>(src.data()), src.size(), wait, on_error);
     }
 
     // ---- mapped views --------------------------------------------------------------------
@@ -513,318 +527,67 @@ class Image {
     /// Maps the whole image for reading (blocking).
     [[nodiscard]] MappedImage<const host_type> map_read(const Queue& queue,
                                                         const WaitList& wait = {},
-                                                        OnError = {}) const {
-        return map<const host_type>(queue, CL_MAP_READ, whole(), wait);
+                                                        OnError on_error = {}) const {
+        return map_read(queue, whole(), wait, on_error);
     }
     /// Maps `region` for reading (blocking).
     [[nodiscard]] MappedImage<const host_type> map_read(const Queue& queue,
                                                         const ImageRegion& region,
                                                         const WaitList& wait = {},
-                                                        OnError = {}) const {
-        return map<const host_type>(queue, CL_MAP_READ, region, wait);
+                                                        OnError on_error = {}) const {
+        return MappedImage<const host_type>(
+            detail::map_image(image_, kind, format, queue, CL_MAP_READ, region, wait, on_error));
     }
     /// Maps the whole image for writing only (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
     /// undefined; blocking).
     [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const WaitList& wait = {},
-                                                   OnError = {}) const {
-        return map<host_type>(queue, CL_MAP_WRITE_INVALIDATE_REGION, whole(), wait);
+                                                   OnError on_error = {}) const {
+        return map_write(queue, whole(), wait, on_error);
     }
     /// Maps `region` for writing only (CL_MAP_WRITE_INVALIDATE_REGION; blocking).
     [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const ImageRegion& region,
-                                                   const WaitList& wait = {}, OnError = {}) const {
-        return map<host_type>(queue, CL_MAP_WRITE_INVALIDATE_REGION, region, wait);
+                                                   const WaitList& wait = {},
+                                                   OnError on_error = {}) const {
+        return MappedImage<host_type>(detail::map_image(
+            image_, kind, format, queue, CL_MAP_WRITE_INVALIDATE_REGION, region, wait, on_error));
     }
     /// Maps the whole image for reading and writing (blocking).
     [[nodiscard]] MappedImage<host_type> map_read_write(const Queue& queue,
                                                         const WaitList& wait = {},
-                                                        OnError = {}) const {
-        return map<host_type>(queue, CL_MAP_READ | CL_MAP_WRITE, whole(), wait);
+                                                        OnError on_error = {}) const {
+        return map_read_write(queue, whole(), wait, on_error);
     }
     /// Maps `region` for reading and writing (blocking).
     [[nodiscard]] MappedImage<host_type> map_read_write(const Queue& queue,
                                                         const ImageRegion& region,
                                                         const WaitList& wait = {},
-                                                        OnError = {}) const {
-        return map<host_type>(queue, CL_MAP_READ | CL_MAP_WRITE, region, wait);
+                                                        OnError on_error = {}) const {
+        return MappedImage<host_type>(detail::map_image(
+            image_, kind, format, queue, CL_MAP_READ | CL_MAP_WRITE, region, wait, on_error));
     }
 
     /// Any clGetMemObjectInfo parameter, with its C++ type from openclaw's info table.
     template <cl_mem_info Param>
-    detail::info_t<cl_mem, Param> info(OnError = {}) const {
-        return detail::get_info<cl_mem, Param>(get());
+    detail::info_t<cl_mem, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_mem, Param>(on_error, get());
     }
     /// Any clGetImageInfo parameter, with its C++ type from openclaw's info table.
     template <cl_image_info Param>
-    detail::info_t<detail::ImageInfo, Param> image_info(OnError = {}) const {
-        return detail::get_info<detail::ImageInfo, Param>(get());
+    detail::info_t<detail::ImageInfo, Param> image_info(OnError on_error = {}) const {
+        return detail::get_info<detail::ImageInfo, Param>(on_error, get());
     }
 
     /// The raw cl_mem (not retained; null when empty).
-    cl_mem get() const noexcept { return handle_.get(); }
+    cl_mem get() const noexcept { return image_.mem.get(); }
     /// The raw context the image belongs to (not retained: the image keeps it alive).
-    cl_context context_handle() const noexcept { return context_; }
+    cl_context context_handle() const noexcept { return image_.mem.context; }
     /// True when the image holds a memory object.
-    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    explicit operator bool() const noexcept { return static_cast<bool>(image_.mem.handle); }
 
   private:
-    Image(const Context& context, std::array<std::size_t, 3> extent, const host_type* init,
-          std::size_t init_pixels)
-        : handle_(create(context, extent, init, init_pixels)) {
-        if (handle_) {
-            context_ = context.get();
-            extent_ = {extent[0], extent[1], extent[2]};
-        }
-    }
+    explicit Image(detail::ImageObject image) noexcept : image_(std::move(image)) {}
 
-    explicit Image(detail::Handle<cl_mem> handle) : handle_(std::move(handle)) {
-        if (!handle_) {
-            return;
-        }
-        const detail::FailureWatch watch;
-        const cl_mem raw = handle_.get();
-        const cl_mem_object_type type = detail::get_info<cl_mem, CL_MEM_TYPE>(raw);
-        const cl_image_format format =
-            type == ShapeInfo::mem_type ? detail::get_info<detail::ImageInfo, CL_IMAGE_FORMAT>(raw)
-                                        : cl_image_format{};
-        if (watch.failed()) {
-            *this = Image();
-            return;
-        }
-        if (type != ShapeInfo::mem_type) {
-            detail::fail(CL_INVALID_MEM_OBJECT, "Image::adopt",
-                         detail::concat("the memory object is not a ", ShapeInfo::kernel_type,
-                                        " image (CL_MEM_TYPE = ", type, ")"));
-            *this = Image();
-            return;
-        }
-        if (format.image_channel_order != Pixel::order ||
-            format.image_channel_data_type != Pixel::type) {
-            detail::fail(
-                CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "Image::adopt",
-                detail::concat("the image's format is (",
-                               detail::channel_order_name(format.image_channel_order), ", ",
-                               detail::channel_type_name(format.image_channel_data_type),
-                               "), the type's pixel is ", Pixel::name));
-            *this = Image();
-            return;
-        }
-        const std::size_t width = detail::get_info<detail::ImageInfo, CL_IMAGE_WIDTH>(raw);
-        const std::size_t height = detail::get_info<detail::ImageInfo, CL_IMAGE_HEIGHT>(raw);
-        std::size_t third = 1;
-        if constexpr (Shape == ImageShape::image3d) {
-            third = detail::get_info<detail::ImageInfo, CL_IMAGE_DEPTH>(raw);
-        } else if constexpr (Shape == ImageShape::image2d_array) {
-            third = detail::get_info<detail::ImageInfo, CL_IMAGE_ARRAY_SIZE>(raw);
-        }
-        context_ = detail::get_info<cl_mem, CL_MEM_CONTEXT>(raw);
-        if (watch.failed()) {
-            *this = Image();
-            return;
-        }
-        extent_ = {width, height, third};
-    }
-
-    static detail::Handle<cl_mem> create(const Context& context, std::array<std::size_t, 3> extent,
-                                         const host_type* init, std::size_t init_pixels) {
-        if (!context) {
-            detail::fail(CL_INVALID_CONTEXT, "clCreateImage",
-                         "the context is empty (default-constructed or moved-from)");
-            return {};
-        }
-        if (extent[0] == 0 || extent[1] == 0 || extent[2] == 0) {
-            detail::fail(CL_INVALID_IMAGE_SIZE, "clCreateImage",
-                         detail::concat(ShapeInfo::name, " of ", extent[0], " x ", extent[1],
-                                        two_d ? "" : " x ",
-                                        two_d ? std::string() : detail::concat(extent[2]),
-                                        " pixels: every extent must be at least 1"));
-            return {};
-        }
-        const std::size_t pixels = extent[0] * extent[1] * extent[2];
-        if (init != nullptr && init_pixels != pixels) {
-            detail::fail(CL_INVALID_VALUE, "clCreateImage",
-                         detail::concat("the host span holds ", init_pixels, " pixels, the ",
-                                        ShapeInfo::name, " of ", extent[0], " x ", extent[1], " x ",
-                                        extent[2], " pixels needs ", pixels));
-            return {};
-        }
-        const detail::FailureWatch watch;
-        const std::vector<Device> devices = detail::image_devices(context.get(), "clCreateImage");
-        if (devices.empty() || watch.failed() || !check_limits(devices, extent)) {
-            return {};
-        }
-        const cl_image_format format{Pixel::order, Pixel::type};
-        const bool supported =
-            detail::format_supported(context.get(), Access::flags, ShapeInfo::mem_type, format);
-        if (watch.failed()) {
-            return {};
-        }
-        if (!supported) {
-            detail::fail(CL_IMAGE_FORMAT_NOT_SUPPORTED, "clCreateImage",
-                         detail::concat("pixel format ", Pixel::name, " is not supported for ",
-                                        ShapeInfo::kernel_type, " images with ", Access::name,
-                                        " access by the context (clGetSupportedImageFormats)"));
-            return {};
-        }
-        cl_image_desc desc{};
-        desc.image_type = ShapeInfo::mem_type;
-        desc.image_width = extent[0];
-        desc.image_height = extent[1];
-        if constexpr (Shape == ImageShape::image3d) {
-            desc.image_depth = extent[2];
-        } else if constexpr (Shape == ImageShape::image2d_array) {
-            desc.image_array_size = extent[2];
-        }
-        cl_mem_flags flags = Access::flags;
-        if (init != nullptr) {
-            flags |= CL_MEM_COPY_HOST_PTR;
-        }
-        cl_int code = CL_SUCCESS;
-        // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
-        cl_mem raw = clCreateImage(context.get(), flags, &format, &desc,
-                                   const_cast<host_type*>(init), &code);
-        if (!detail::check(code, "clCreateImage", [&] {
-                return detail::concat(ShapeInfo::name, " of ", extent[0], " x ", extent[1], " x ",
-                                      extent[2], " pixels, ", Pixel::name, ", ", Access::name);
-            })) {
-            return {};
-        }
-        return detail::Handle<cl_mem>::adopt(raw);
-    }
-
-    static bool check_limits(const std::vector<Device>& devices,
-                             const std::array<std::size_t, 3>& extent) {
-        for (const Device& device : devices) {
-            const detail::FailureWatch watch;
-            bool ok = true;
-            if constexpr (Shape == ImageShape::image3d) {
-                ok = detail::check_image_limit(device, "CL_DEVICE_IMAGE3D_MAX_WIDTH",
-                                               device.info<CL_DEVICE_IMAGE3D_MAX_WIDTH>(), "width",
-                                               extent[0]) &&
-                     detail::check_image_limit(device, "CL_DEVICE_IMAGE3D_MAX_HEIGHT",
-                                               device.info<CL_DEVICE_IMAGE3D_MAX_HEIGHT>(),
-                                               "height", extent[1]) &&
-                     detail::check_image_limit(device, "CL_DEVICE_IMAGE3D_MAX_DEPTH",
-                                               device.info<CL_DEVICE_IMAGE3D_MAX_DEPTH>(), "depth",
-                                               extent[2]);
-            } else {
-                ok = detail::check_image_limit(device, "CL_DEVICE_IMAGE2D_MAX_WIDTH",
-                                               device.info<CL_DEVICE_IMAGE2D_MAX_WIDTH>(), "width",
-                                               extent[0]) &&
-                     detail::check_image_limit(device, "CL_DEVICE_IMAGE2D_MAX_HEIGHT",
-                                               device.info<CL_DEVICE_IMAGE2D_MAX_HEIGHT>(),
-                                               "height", extent[1]);
-                if constexpr (Shape == ImageShape::image2d_array) {
-                    ok = ok &&
-                         detail::check_image_limit(device, "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE",
-                                                   device.info<CL_DEVICE_IMAGE_MAX_ARRAY_SIZE>(),
-                                                   "layers", extent[2]);
-                }
-            }
-            if (!ok || watch.failed()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    // A queue of another context (or platform) can crash the driver that receives the image.
-    bool check_queue(const Queue& queue, const char* call) const {
-        if (queue.context_handle() != context_) [[unlikely]] {
-            if (!queue) {
-                detail::fail(CL_INVALID_COMMAND_QUEUE, call,
-                             "the queue is empty (default-constructed or moved-from)");
-                return false;
-            }
-            detail::fail(CL_INVALID_CONTEXT, call,
-                         context_ == nullptr
-                             ? "the image is empty (default-constructed or moved-from)"
-                             : "the queue and the image belong to different contexts");
-            return false;
-        }
-        return true;
-    }
-
-    template <bool Read>
-    void transfer(const Queue& queue, const ImageRegion& region, host_type* host,
-                  std::size_t pixels, const WaitList& wait) const {
-        constexpr const char* call = Read ? "clEnqueueReadImage" : "clEnqueueWriteImage";
-        if (!check_queue(queue, call) || !detail::check_region(call, region, extent(), two_d) ||
-            !detail::check_host_layout(call, region, pixels) ||
-            !detail::map_registry.check(get(), Read ? detail::Use::read : detail::Use::write,
-                                        call)) {
-            return;
-        }
-        const std::size_t row =
-            (region.row_pitch != 0 ? region.row_pitch : region.size[0]) * sizeof(host_type);
-        // A 2D image's slice pitch must be 0.
-        const std::size_t slice =
-            two_d ? 0
-                  : (region.slice_pitch != 0 ? region.slice_pitch * sizeof(host_type)
-                                             : row * region.size[1]);
-        cl_int code = CL_SUCCESS;
-        if constexpr (Read) {
-            code = clEnqueueReadImage(queue.get(), get(), CL_TRUE, region.origin.data(),
-                                      region.size.data(), row, slice, host, wait.size(),
-                                      wait.data(), nullptr);
-        } else {
-            code = clEnqueueWriteImage(queue.get(), get(), CL_TRUE, region.origin.data(),
-                                       region.size.data(), row, slice, host, wait.size(),
-                                       wait.data(), nullptr);
-        }
-        (void)detail::check(code, call, [&] { return describe(region); });
-    }
-
-    template <class View>
-    MappedImage<View> map(const Queue& queue, cl_map_flags flags, const ImageRegion& region,
-                          const WaitList& wait) const {
-        constexpr const char* call = "clEnqueueMapImage";
-        if (!check_queue(queue, call) || !detail::check_region(call, region, extent(), two_d)) {
-            return {};
-        }
-        const detail::FailureWatch watch;
-        const std::size_t bytes = info<CL_MEM_SIZE>();
-        if (watch.failed()) {
-            return {};
-        }
-        // Rows of an image region are not one byte range: the whole image counts as mapped.
-        const bool writable = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
-        const std::uint64_t ticket = detail::map_registry.add(get(), 0, bytes, writable, call);
-        if (ticket == 0) {
-            return {};
-        }
-        std::size_t row_pitch = 0;
-        std::size_t slice_pitch = 0;
-        cl_int code = CL_SUCCESS;
-        void* host = clEnqueueMapImage(queue.get(), get(), CL_TRUE, flags, region.origin.data(),
-                                       region.size.data(), &row_pitch, &slice_pitch, wait.size(),
-                                       wait.data(), nullptr, &code);
-        if (code != CL_SUCCESS) {
-            detail::map_registry.remove(ticket);
-            detail::fail(code, call, describe(region));
-            return {};
-        }
-        MappedImage<View> view;
-        const std::size_t span_bytes = (region.size[2] - 1) * slice_pitch +
-                                       (region.size[1] - 1) * row_pitch +
-                                       region.size[0] * sizeof(host_type);
-        view.view_ = MappedSpan<View>::adopt_mapping(queue.get(), get(), static_cast<View*>(host),
-                                                     span_bytes / sizeof(host_type), ticket);
-        view.size_ = region.size;
-        view.row_pitch_ = row_pitch;
-        view.slice_pitch_ = two_d ? 0 : slice_pitch;
-        return view;
-    }
-
-    std::string describe(const ImageRegion& region) const {
-        return detail::concat("region origin (", region.origin[0], ", ", region.origin[1], ", ",
-                              region.origin[2], ") size (", region.size[0], ", ", region.size[1],
-                              ", ", region.size[2], ") of a ", ShapeInfo::name, " of ", extent_[0],
-                              " x ", extent_[1], " x ", extent_[2], " ", Pixel::name, " pixels");
-    }
-
-    detail::Handle<cl_mem> handle_;
-    detail::ResetOnMove<cl_context> context_;
-    std::array<detail::ResetOnMove<std::size_t>, 3> extent_{};
+    detail::ImageObject image_;
 };
 
 /// How a sampler treats coordinates outside the image.
@@ -851,38 +614,40 @@ class Sampler {
     /// A sampler of `context`: normalized coordinates in [0, 1) or pixel coordinates, what
     /// coordinates outside the image read, and the filter.
     Sampler(const Context& context, bool normalized_coords, AddressMode addressing,
-            FilterMode filter, OnError = {})
-        : handle_(create(context, normalized_coords, addressing, filter)) {
+            FilterMode filter, OnError on_error = {})
+        : handle_(create(context, normalized_coords, addressing, filter, on_error)) {
         if (handle_) {
             context_ = context.get();
         }
     }
 
     /// Takes ownership of `raw` (also if this fails).
-    [[nodiscard]] static Sampler adopt(cl_sampler raw, OnError = {}) {
-        return Sampler(detail::Handle<cl_sampler>::adopt(raw));
+    [[nodiscard]] static Sampler adopt(cl_sampler raw, OnError on_error = {}) {
+        return Sampler(detail::Handle<cl_sampler>::adopt(raw), on_error);
     }
     /// Shares `raw` (retains it).
-    [[nodiscard]] static Sampler retain(cl_sampler raw, OnError = {}) {
-        return Sampler(detail::Handle<cl_sampler>::retain(raw));
+    [[nodiscard]] static Sampler retain(cl_sampler raw, OnError on_error = {}) {
+        return Sampler(detail::Handle<cl_sampler>::retain(raw, on_error), on_error);
     }
 
     /// Whether the sampler takes normalized coordinates (CL_SAMPLER_NORMALIZED_COORDS), as the
     /// driver reports it.
-    bool normalized_coords(OnError = {}) const { return info<CL_SAMPLER_NORMALIZED_COORDS>(); }
+    bool normalized_coords(OnError on_error = {}) const {
+        return info<CL_SAMPLER_NORMALIZED_COORDS>(on_error);
+    }
     /// The addressing mode (CL_SAMPLER_ADDRESSING_MODE), as the driver reports it.
-    AddressMode addressing(OnError = {}) const {
-        return static_cast<AddressMode>(info<CL_SAMPLER_ADDRESSING_MODE>());
+    AddressMode addressing(OnError on_error = {}) const {
+        return static_cast<AddressMode>(info<CL_SAMPLER_ADDRESSING_MODE>(on_error));
     }
     /// The filter mode (CL_SAMPLER_FILTER_MODE), as the driver reports it.
-    FilterMode filter(OnError = {}) const {
-        return static_cast<FilterMode>(info<CL_SAMPLER_FILTER_MODE>());
+    FilterMode filter(OnError on_error = {}) const {
+        return static_cast<FilterMode>(info<CL_SAMPLER_FILTER_MODE>(on_error));
     }
 
     /// Any clGetSamplerInfo parameter, with its C++ type from openclaw's info table.
     template <cl_sampler_info Param>
-    detail::info_t<cl_sampler, Param> info(OnError = {}) const {
-        return detail::get_info<cl_sampler, Param>(get());
+    detail::info_t<cl_sampler, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_sampler, Param>(on_error, get());
     }
 
     /// The raw cl_sampler (not retained; null when empty).
@@ -893,80 +658,457 @@ class Sampler {
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   private:
-    explicit Sampler(detail::Handle<cl_sampler> handle) : handle_(std::move(handle)) {
-        if (handle_) {
-            const detail::FailureWatch watch;
-            context_ = detail::get_info<cl_sampler, CL_SAMPLER_CONTEXT>(handle_.get());
-            if (watch.failed()) {
-                *this = Sampler();
-            }
-        }
-    }
+    Sampler(detail::Handle<cl_sampler> handle, OnError on_error);
 
     static detail::Handle<cl_sampler> create(const Context& context, bool normalized,
-                                             AddressMode addressing, FilterMode filter) {
-        const char* call = "clCreateSampler";
-        if (!context) {
-            detail::fail(CL_INVALID_CONTEXT, call,
-                         "the context is empty (default-constructed or moved-from)");
-            return {};
-        }
-        if (!normalized &&
-            (addressing == AddressMode::repeat || addressing == AddressMode::mirrored_repeat)) {
-            detail::fail(
-                CL_INVALID_VALUE, call,
-                detail::concat(addressing == AddressMode::repeat ? "CL_ADDRESS_REPEAT"
-                                                                 : "CL_ADDRESS_MIRRORED_REPEAT",
-                               " needs normalized coordinates (normalized_coords = "
-                               "false given)"));
-            return {};
-        }
-        const detail::FailureWatch watch;
-        const std::vector<Device> devices = detail::image_devices(context.get(), call);
-        if (devices.empty() || watch.failed()) {
-            return {};
-        }
-        const cl_bool norm = normalized ? CL_TRUE : CL_FALSE;
-        const auto mode = static_cast<cl_addressing_mode>(addressing);
-        const auto filtering = static_cast<cl_filter_mode>(filter);
-        cl_int code = CL_SUCCESS;
-        cl_sampler raw = nullptr;
-#if CL_TARGET_OPENCL_VERSION >= 200
-        if (devices.front().platform().version() >= Version{2, 0}) {
-            const cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS,
-                                                        norm,
-                                                        CL_SAMPLER_ADDRESSING_MODE,
-                                                        mode,
-                                                        CL_SAMPLER_FILTER_MODE,
-                                                        filtering,
-                                                        0};
-            call = "clCreateSamplerWithProperties";
-            raw = clCreateSamplerWithProperties(context.get(), properties, &code);
-        } else {
-            // The platform predates clCreateSamplerWithProperties: use the 1.x entry point.
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-            raw = clCreateSampler(context.get(), norm, mode, filtering, &code);
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
-        }
-#else
-        raw = clCreateSampler(context.get(), norm, mode, filtering, &code);
-#endif
-        if (!detail::check(code, call, [&] {
-                return detail::concat("normalized_coords = ", normalized ? "true" : "false",
-                                      ", addressing mode ", mode, ", filter mode ", filtering);
-            })) {
-            return {};
-        }
-        return detail::Handle<cl_sampler>::adopt(raw);
-    }
+                                             AddressMode addressing, FilterMode filter,
+                                             OnError on_error);
 
     detail::Handle<cl_sampler> handle_;
     detail::ResetOnMove<cl_context> context_;
 };
 
-}  // namespace openclaw
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE Sampler::Sampler(detail::Handle<cl_sampler> handle, OnError on_error)
+    : handle_(std::move(handle)) {
+    if (handle_) {
+        detail::Relay step(on_error);
+        context_ = detail::get_info<cl_sampler, CL_SAMPLER_CONTEXT>(step, handle_.get());
+        if (step.failed()) {
+            *this = Sampler();
+        }
+    }
+}
+
+OPENCLAW_INLINE detail::Handle<cl_sampler> Sampler::create(const Context& context, bool normalized,
+                                                           AddressMode addressing,
+                                                           FilterMode filter, OnError on_error) {
+    const char* call = "clCreateSampler";
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
+        return {};
+    }
+    if (!normalized &&
+        (addressing == AddressMode::repeat || addressing == AddressMode::mirrored_repeat)) {
+        detail::fail(
+            on_error, CL_INVALID_VALUE, call,
+            detail::concat(addressing == AddressMode::repeat ? "CL_ADDRESS_REPEAT"
+                                                             : "CL_ADDRESS_MIRRORED_REPEAT",
+                           " needs normalized coordinates (normalized_coords = "
+                           "false given)"));
+        return {};
+    }
+    detail::Relay step(on_error);
+    const std::vector<Device> devices = detail::image_devices(context.get(), call, step);
+    if (devices.empty() || step.failed()) {
+        return {};
+    }
+    const cl_bool norm = normalized ? CL_TRUE : CL_FALSE;
+    const auto mode = static_cast<cl_addressing_mode>(addressing);
+    const auto filtering = static_cast<cl_filter_mode>(filter);
+    cl_int code = CL_SUCCESS;
+    cl_sampler raw = nullptr;
+#if CL_TARGET_OPENCL_VERSION >= 200
+    if (devices.front().platform(step).version(step) >= Version{2, 0} && !step.failed()) {
+        const cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                                    norm,
+                                                    CL_SAMPLER_ADDRESSING_MODE,
+                                                    mode,
+                                                    CL_SAMPLER_FILTER_MODE,
+                                                    filtering,
+                                                    0};
+        call = "clCreateSamplerWithProperties";
+        raw = clCreateSamplerWithProperties(context.get(), properties, &code);
+    } else {
+        // The platform predates clCreateSamplerWithProperties: use the 1.x entry point.
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+        raw = clCreateSampler(context.get(), norm, mode, filtering, &code);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    }
+#else
+    raw = clCreateSampler(context.get(), norm, mode, filtering, &code);
+#endif
+    if (!detail::check(code, call, on_error, [&] {
+            return detail::concat("normalized_coords = ", normalized ? "true" : "false",
+                                  ", addressing mode ", mode, ", filter mode ", filtering);
+        })) {
+        return {};
+    }
+    return detail::Handle<cl_sampler>::adopt(raw);
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+namespace detail {
+
+namespace images {
+
+inline std::string triple(const std::array<std::size_t, 3>& v) {
+    return concat("(", v[0], ", ", v[1], ", ", v[2], ")");
+}
+
+// Refuses an extent past what a device allows, naming the device, the limit and the value.
+inline bool check_limit(const Device& device, const char* limit_name, std::size_t limit,
+                        const char* what, std::size_t value, OnError on_error) {
+    if (value > limit) {
+        fail(on_error, CL_INVALID_IMAGE_SIZE, "clCreateImage", describe_safely([&](OnError quiet) {
+                 return concat(what, " ", value, " exceeds ", limit_name, " = ", limit,
+                               " of device \"", device.name(quiet), "\"");
+             }));
+        return false;
+    }
+    return true;
+}
+
+inline bool check_limits(const std::vector<Device>& devices, ImageKind kind,
+                         const std::array<std::size_t, 3>& extent, OnError on_error) {
+    for (const Device& device : devices) {
+        Relay step(on_error);
+        bool ok = true;
+        if (kind.shape == ImageShape::image3d) {
+            ok = check_limit(device, "CL_DEVICE_IMAGE3D_MAX_WIDTH",
+                             device.info<CL_DEVICE_IMAGE3D_MAX_WIDTH>(step), "width", extent[0],
+                             step) &&
+                 check_limit(device, "CL_DEVICE_IMAGE3D_MAX_HEIGHT",
+                             device.info<CL_DEVICE_IMAGE3D_MAX_HEIGHT>(step), "height", extent[1],
+                             step) &&
+                 check_limit(device, "CL_DEVICE_IMAGE3D_MAX_DEPTH",
+                             device.info<CL_DEVICE_IMAGE3D_MAX_DEPTH>(step), "depth", extent[2],
+                             step);
+        } else {
+            ok = check_limit(device, "CL_DEVICE_IMAGE2D_MAX_WIDTH",
+                             device.info<CL_DEVICE_IMAGE2D_MAX_WIDTH>(step), "width", extent[0],
+                             step) &&
+                 check_limit(device, "CL_DEVICE_IMAGE2D_MAX_HEIGHT",
+                             device.info<CL_DEVICE_IMAGE2D_MAX_HEIGHT>(step), "height", extent[1],
+                             step);
+            if (kind.shape == ImageShape::image2d_array) {
+                ok = ok && check_limit(device, "CL_DEVICE_IMAGE_MAX_ARRAY_SIZE",
+                                       device.info<CL_DEVICE_IMAGE_MAX_ARRAY_SIZE>(step), "layers",
+                                       extent[2], step);
+            }
+        }
+        if (!ok || step.failed()) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Refuses a region that is empty or not inside an image of `extent` pixels.
+inline bool check_region(const char* call, const ImageRegion& region,
+                         const std::array<std::size_t, 3>& extent, bool two_d, OnError on_error) {
+    for (std::size_t i = 0; i < 3; ++i) {
+        if (region.size[i] == 0) {
+            fail(on_error, CL_INVALID_VALUE, call,
+                 concat("region size ", triple(region.size),
+                        " is empty: every dimension needs at least one pixel",
+                        two_d ? " (the third is 1 for a 2D image: use ImageRegion::rect)" : ""));
+            return false;
+        }
+        if (!range_fits(region.origin[i], region.size[i], extent[i])) {
+            fail(on_error, CL_INVALID_VALUE, call,
+                 concat("region origin ", triple(region.origin), " + size ", triple(region.size),
+                        " is outside the image of ", extent[0], " x ", extent[1], " x ", extent[2],
+                        " pixels"));
+            return false;
+        }
+    }
+    return true;
+}
+
+// The host layout of a transfer in bytes: the row and slice pitches, after checking that they
+// hold the region, that the span holds the layout and that nothing overflows. False (after
+// reporting why) otherwise.
+inline bool host_layout(const char* call, const ImageRegion& region, std::size_t pixels,
+                        std::size_t pixel_size, bool two_d, std::size_t& row_bytes,
+                        std::size_t& slice_bytes, OnError on_error) {
+    const std::size_t row = region.row_pitch != 0 ? region.row_pitch : region.size[0];
+    std::size_t packed_slice = 0;  // a slice of rows at the row pitch
+    const bool row_fits = checked_mul(row, region.size[1], packed_slice);
+    const std::size_t slice = region.slice_pitch != 0 ? region.slice_pitch : packed_slice;
+    const std::size_t needed = region.host_pixels();
+    std::size_t layout_bytes = 0;
+    if (!row_fits || needed == static_cast<std::size_t>(-1) ||
+        !checked_mul(row, pixel_size, row_bytes) || !checked_mul(slice, pixel_size, slice_bytes) ||
+        !checked_mul(needed, pixel_size, layout_bytes)) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("host row pitch ", row, " pixels and slice pitch ", slice,
+                    " pixels for a region of ", region.size[0], " x ", region.size[1], " x ",
+                    region.size[2], " pixels of ", pixel_size,
+                    " bytes: the layout's size does not fit in size_t"));
+        return false;
+    }
+    if (row < region.size[0] || slice < packed_slice) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("host row pitch ", row, " pixels and slice pitch ", slice,
+                    " pixels are too small for a region of ", region.size[0], " x ", region.size[1],
+                    " pixels"));
+        return false;
+    }
+    if (pixels < needed) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("the host span holds ", pixels, " pixels, the region of ", region.size[0],
+                    " x ", region.size[1], " x ", region.size[2], " pixels (row pitch ", row,
+                    ", slice pitch ", slice, ") needs ", needed));
+        return false;
+    }
+    slice_bytes = two_d ? 0 : slice * pixel_size;  // a 2D image's slice pitch must be 0
+    return true;
+}
+
+inline std::string describe(ImageKind kind, ImageFormat format, const ImageRegion& region,
+                            const std::array<std::size_t, 3>& extent) {
+    return concat("region origin ", triple(region.origin), " size ", triple(region.size), " of a ",
+                  kind.name, " of ", extent[0], " x ", extent[1], " x ", extent[2], " ",
+                  format.name, " pixels");
+}
+
+}  // namespace images
+
+OPENCLAW_INLINE bool format_supported(cl_context context, cl_mem_flags flags,
+                                      cl_mem_object_type type, cl_image_format format,
+                                      OnError on_error) {
+    cl_uint count = 0;
+    if (!check(clGetSupportedImageFormats(context, flags, type, 0, nullptr, &count),
+               "clGetSupportedImageFormats", on_error)) {
+        return false;
+    }
+    std::vector<cl_image_format> formats(count);
+    if (count != 0 &&
+        !check(clGetSupportedImageFormats(context, flags, type, count, formats.data(), nullptr),
+               "clGetSupportedImageFormats", on_error)) {
+        return false;
+    }
+    for (const cl_image_format& f : formats) {
+        if (f.image_channel_order == format.image_channel_order &&
+            f.image_channel_data_type == format.image_channel_data_type) {
+            return true;
+        }
+    }
+    return false;
+}
+
+OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char* call,
+                                                  OnError on_error) {
+    Relay step(on_error);
+    std::vector<Device> devices;
+    std::string names;
+    for (cl_device_id id : get_info<cl_context, CL_CONTEXT_DEVICES>(step, context)) {
+        Device device = Device::retain(id, step);
+        if (device.info<CL_DEVICE_IMAGE_SUPPORT>(step)) {
+            devices.push_back(std::move(device));
+        } else {
+            names += concat(names.empty() ? "\"" : ", \"", device.name(step), "\"");
+        }
+    }
+    if (step.failed()) {
+        return {};
+    }
+    if (devices.empty()) {
+        fail(on_error, CL_INVALID_OPERATION, call,
+             concat("no device of the context supports images (CL_DEVICE_IMAGE_SUPPORT is "
+                    "false for ",
+                    names, ")"));
+    }
+    return devices;
+}
+
+OPENCLAW_INLINE ImageObject create_image(const Context& context, ImageKind kind, ImageFormat format,
+                                         std::array<std::size_t, 3> extent, const void* init,
+                                         std::size_t init_pixels, OnError on_error) {
+    constexpr const char* call = "clCreateImage";
+    if (!context) {
+        refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
+        return {};
+    }
+    if (extent[0] == 0 || extent[1] == 0 || extent[2] == 0) {
+        fail(on_error, CL_INVALID_IMAGE_SIZE, call,
+             concat(kind.name, " of ", extent[0], " x ", extent[1], kind.two_d() ? "" : " x ",
+                    kind.two_d() ? std::string() : concat(extent[2]),
+                    " pixels: every extent must be at least 1"));
+        return {};
+    }
+    std::size_t pixels = 0;
+    std::size_t bytes = 0;
+    if (!checked_mul(extent[0], extent[1], pixels) || !checked_mul(pixels, extent[2], pixels) ||
+        !checked_mul(pixels, format.pixel_size, bytes)) {
+        fail(on_error, CL_INVALID_IMAGE_SIZE, call,
+             concat(kind.name, " of ", extent[0], " x ", extent[1], " x ", extent[2],
+                    " pixels: its size does not fit in size_t"));
+        return {};
+    }
+    if (init != nullptr && init_pixels != pixels) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("the host span holds ", init_pixels, " pixels, the ", kind.name, " of ",
+                    extent[0], " x ", extent[1], " x ", extent[2], " pixels needs ", pixels));
+        return {};
+    }
+    Relay step(on_error);
+    const std::vector<Device> devices = image_devices(context.get(), call, step);
+    if (devices.empty() || step.failed() ||
+        !images::check_limits(devices, kind, extent, on_error)) {
+        return {};
+    }
+    const bool supported =
+        format_supported(context.get(), format.flags, kind.mem_type, format.format, step);
+    if (step.failed()) {
+        return {};
+    }
+    if (!supported) {
+        fail(on_error, CL_IMAGE_FORMAT_NOT_SUPPORTED, call,
+             concat("pixel format ", format.name, " is not supported for ", kind.kernel_type,
+                    " images with ", format.access,
+                    " access by the context (clGetSupportedImageFormats)"));
+        return {};
+    }
+    cl_image_desc desc{};
+    desc.image_type = kind.mem_type;
+    desc.image_width = extent[0];
+    desc.image_height = extent[1];
+    if (kind.shape == ImageShape::image3d) {
+        desc.image_depth = extent[2];
+    } else if (kind.shape == ImageShape::image2d_array) {
+        desc.image_array_size = extent[2];
+    }
+    cl_mem_flags flags = format.flags;
+    if (init != nullptr) {
+        flags |= CL_MEM_COPY_HOST_PTR;
+    }
+    cl_int code = CL_SUCCESS;
+    // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
+    cl_mem raw =
+        clCreateImage(context.get(), flags, &format.format, &desc, const_cast<void*>(init), &code);
+    if (!check(code, call, on_error, [&] {
+            return concat(kind.name, " of ", extent[0], " x ", extent[1], " x ", extent[2],
+                          " pixels, ", format.name, ", ", format.access);
+        })) {
+        return {};
+    }
+    ImageObject image;
+    image.mem.handle = Handle<cl_mem>::adopt(raw);
+    image.mem.context = context.get();
+    image.mem.bytes = bytes;
+    image.extent = {extent[0], extent[1], extent[2]};
+    return image;
+}
+
+OPENCLAW_INLINE ImageObject describe_image(Handle<cl_mem> handle, ImageKind kind,
+                                           ImageFormat format, OnError on_error) {
+    if (!handle) {
+        return {};
+    }
+    Relay step(on_error);
+    const cl_mem raw = handle.get();
+    const cl_mem_object_type type = get_info<cl_mem, CL_MEM_TYPE>(step, raw);
+    const cl_image_format actual =
+        type == kind.mem_type ? get_info<ImageInfo, CL_IMAGE_FORMAT>(step, raw) : cl_image_format{};
+    if (step.failed()) {
+        return {};
+    }
+    if (type != kind.mem_type) {
+        fail(on_error, CL_INVALID_MEM_OBJECT, "Image::adopt",
+             concat("the memory object is not a ", kind.kernel_type, " image (CL_MEM_TYPE = ", type,
+                    ")"));
+        return {};
+    }
+    if (actual.image_channel_order != format.format.image_channel_order ||
+        actual.image_channel_data_type != format.format.image_channel_data_type) {
+        fail(on_error, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "Image::adopt",
+             concat("the image's format is (", channel_order_name(actual.image_channel_order), ", ",
+                    channel_type_name(actual.image_channel_data_type), "), the type's pixel is ",
+                    format.name));
+        return {};
+    }
+    const std::size_t width = get_info<ImageInfo, CL_IMAGE_WIDTH>(step, raw);
+    const std::size_t height = get_info<ImageInfo, CL_IMAGE_HEIGHT>(step, raw);
+    std::size_t third = 1;
+    if (kind.shape == ImageShape::image3d) {
+        third = get_info<ImageInfo, CL_IMAGE_DEPTH>(step, raw);
+    } else if (kind.shape == ImageShape::image2d_array) {
+        third = get_info<ImageInfo, CL_IMAGE_ARRAY_SIZE>(step, raw);
+    }
+    ImageObject image;
+    image.mem.context = get_info<cl_mem, CL_MEM_CONTEXT>(step, raw);
+    image.mem.bytes = get_info<cl_mem, CL_MEM_SIZE>(step, raw);
+    if (step.failed()) {
+        return {};
+    }
+    image.mem.handle = std::move(handle);
+    image.extent = {width, height, third};
+    return image;
+}
+
+OPENCLAW_INLINE void image_transfer(const ImageObject& image, ImageKind kind, ImageFormat format,
+                                    bool read, const Queue& queue, const ImageRegion& region,
+                                    void* host, std::size_t pixels, const WaitList& wait,
+                                    OnError on_error) {
+    const char* call = read ? "clEnqueueReadImage" : "clEnqueueWriteImage";
+    std::size_t row = 0;
+    std::size_t slice = 0;
+    if (!check_queue(image.mem, queue, call, "image", on_error) ||
+        !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
+        !images::host_layout(call, region, pixels, format.pixel_size, kind.two_d(), row, slice,
+                             on_error) ||
+        !wait.check(call, on_error) ||
+        !map_registry.check(image.mem.get(), read ? Use::read : Use::write, call, on_error)) {
+        return;
+    }
+    const cl_int code = read ? clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE,
+                                                  region.origin.data(), region.size.data(), row,
+                                                  slice, host, wait.size(), wait.data(), nullptr)
+                             : clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE,
+                                                   region.origin.data(), region.size.data(), row,
+                                                   slice, host, wait.size(), wait.data(), nullptr);
+    (void)check(code, call, on_error,
+                [&] { return images::describe(kind, format, region, image.size()); });
+}
+
+OPENCLAW_INLINE ImageMapping map_image(const ImageObject& image, ImageKind kind, ImageFormat format,
+                                       const Queue& queue, cl_map_flags flags,
+                                       const ImageRegion& region, const WaitList& wait,
+                                       OnError on_error) {
+    constexpr const char* call = "clEnqueueMapImage";
+    if (!check_queue(image.mem, queue, call, "image", on_error) ||
+        !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
+        !wait.check(call, on_error)) {
+        return {};
+    }
+    // Rows of an image region are not one byte range: the whole image counts as mapped.
+    const bool writable = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
+    const std::uint64_t ticket =
+        map_registry.add(image.mem.get(), 0, image.mem.bytes, writable, call, on_error);
+    if (ticket == 0) {
+        return {};
+    }
+    std::size_t row_pitch = 0;
+    std::size_t slice_pitch = 0;
+    cl_int code = CL_SUCCESS;
+    void* host = clEnqueueMapImage(queue.get(), image.mem.get(), CL_TRUE, flags,
+                                   region.origin.data(), region.size.data(), &row_pitch,
+                                   &slice_pitch, wait.size(), wait.data(), nullptr, &code);
+    if (code != CL_SUCCESS) {
+        map_registry.remove(ticket);
+        fail(on_error, code, call, images::describe(kind, format, region, image.size()));
+        return {};
+    }
+    ImageMapping view;
+    const std::size_t span_bytes = (region.size[2] - 1) * slice_pitch +
+                                   (region.size[1] - 1) * row_pitch +
+                                   region.size[0] * format.pixel_size;  // inside the image
+    view.mapping = Mapping::adopt(queue.get(), image.mem.get(), host, span_bytes, ticket);
+    view.size = region.size;
+    view.row_pitch = row_pitch;
+    view.slice_pitch = kind.two_d() ? 0 : slice_pitch;
+    return view;
+}
+
+}  // namespace detail
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+OPENCLAW_END_NAMESPACE

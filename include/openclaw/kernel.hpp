@@ -1,28 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Kernel<Params...>: a kernel whose C++ signature is part of its type. set_args(args...) checks
-// every argument against its parameter at compile time (count, element type, buffer access,
-// narrowing) and calls clSetKernelArg once per argument; nothing is allocated or queried.
+// Kernel<Params...>: a kernel whose C++ signature is part of its type (kernels layer). set_args
+// checks every argument against its parameter at compile time (count, element type, buffer
+// access, narrowing) and calls clSetKernelArg once per argument; nothing is allocated or queried.
 // DynamicKernel: a kernel without a C++ signature, whose arguments are checked at run time.
+// Kernels are made by a Program (program.hpp, which completes what needs both classes).
 
+#include <openclaw/context.hpp>
+#include <openclaw/detail/checked.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
+#include <openclaw/detail/kernel_args.hpp>
+#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/device.hpp>
+#include <openclaw/fwd.hpp>
 #include <openclaw/params.hpp>
-#include <openclaw/program.hpp>
-#include <openclaw/signature.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
 
@@ -39,159 +44,40 @@ struct KernelDescription {
     std::vector<ArgInfo> args;  // one per parameter; unknown without arg info
 
     /// Reads it from `kernel`; arg info only when its program was built with
-    /// -cl-kernel-arg-info. nullptr if a query failed (reported through OnError).
+    /// -cl-kernel-arg-info. nullptr if a query failed (reported to `on_error`).
     static std::shared_ptr<const KernelDescription> of(cl_kernel kernel, bool with_arg_info,
-                                                       Version platform) {
-        const FailureWatch watch;
-        auto description = std::make_shared<KernelDescription>();
-        description->name = get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel);
-        description->context = get_info<cl_kernel, CL_KERNEL_CONTEXT>(kernel);
-        description->arg_count = get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel);
-        description->clonable = CL_TARGET_OPENCL_VERSION >= 210 && platform >= Version{2, 1};
-        description->svm = CL_TARGET_OPENCL_VERSION >= 200 && platform >= Version{2, 0};
-        description->args.resize(description->arg_count);
-        for (std::size_t i = 0; with_arg_info && i < description->args.size(); ++i) {
-            description->args[i] = query_arg_info(kernel, static_cast<cl_uint>(i));
-            if (!description->args[i].known()) {
-                break;  // drivers answer alike for every argument of a kernel
-            }
-            description->arg_info = true;
-        }
-        if (watch.failed()) {
-            return nullptr;
-        }
-        return description;
-    }
+                                                       Version platform, OnError on_error);
 };
 
-/// A kernel made for one request: its own handle (its own argument values) and the shared
-/// description.
+/// A kernel made for one request: its own handle (its own argument values), the shared
+/// description, and whether its program allows non-uniform work-groups.
 struct MadeKernel {
     Handle<cl_kernel> handle;
     std::shared_ptr<const KernelDescription> description;
+    bool non_uniform = false;
 };
 
 /// clCreateKernel with a message listing the program's kernels when the name is unknown.
-inline Handle<cl_kernel> create_kernel(cl_program program, std::string_view name) {
-    const std::string terminated(name);
-    cl_int code = CL_SUCCESS;
-    cl_kernel raw = clCreateKernel(program, terminated.c_str(), &code);
-    if (!check(code, "clCreateKernel", [&] {
-            std::string detail = concat("kernel \"", name, "\"");
-            if (code == CL_INVALID_KERNEL_NAME) {
-                detail += ": no kernel of that name in the program ";
-                detail += describe_safely([&] {
-                    std::string known = "(it has:";
-                    const std::string all = get_info<cl_program, CL_PROGRAM_KERNEL_NAMES>(program);
-                    std::size_t start = 0;
-                    while (start < all.size()) {
-                        const std::size_t end = std::min(all.find(';', start), all.size());
-                        if (end > start) {
-                            known += concat(" \"", std::string_view(all).substr(start, end - start),
-                                            "\"");
-                        }
-                        start = end + 1;
-                    }
-                    return known + ")";
-                });
-            } else if (code == CL_INVALID_PROGRAM_EXECUTABLE) {
-                detail += ": the program is not built";
-            }
-            return detail;
-        })) {
-        return {};
-    }
-    return Handle<cl_kernel>::adopt(raw);
-}
-
-/// The OpenCL version of the platform `program` was built on.
-inline Version platform_version_of(cl_program program) {
-    const auto ids = get_info<cl_program, CL_PROGRAM_DEVICES>(program);
-    return ids.empty() ? Version{} : Device::retain(ids.front()).platform().version();
-}
+Handle<cl_kernel> create_kernel(cl_program program, std::string_view name, OnError on_error);
 
 /// clCloneKernel: a new kernel with `kernel`'s argument values. Empty, with `unsupported` set,
 /// when the driver or openclaw's headers have no clCloneKernel (then a kernel is made afresh).
-inline Handle<cl_kernel> clone_kernel(cl_kernel kernel, std::string_view name, bool& unsupported) {
-#if CL_TARGET_OPENCL_VERSION >= 210
-    cl_int code = CL_SUCCESS;
-    cl_kernel raw = clCloneKernel(kernel, &code);
-    if (code == CL_INVALID_OPERATION) {
-        unsupported = true;
-        return {};
-    }
-    if (!check(code, "clCloneKernel", [&] { return concat("kernel \"", name, "\""); })) {
-        return {};
-    }
-    return Handle<cl_kernel>::adopt(raw);
-#else
-    (void)kernel;
-    (void)name;
-    unsupported = true;
-    return {};
-#endif
-}
+Handle<cl_kernel> clone_kernel(cl_kernel kernel, std::string_view name, bool& unsupported,
+                               OnError on_error);
 
-/// A kernel `name` of `program` for one request. The program makes each name once: the first
-/// request creates a prototype and reads its description; every request gets a clone of the
-/// prototype (clCloneKernel, under the program's lock: it must not run concurrently on one
-/// kernel), whose argument values are its own. Before OpenCL 2.1 kernels cannot be cloned, and
-/// each request creates one, still without queries. Empty on failure (reported via OnError).
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE MadeKernel make_kernel(const Program& program, std::string_view name) {
-    ProgramState* state = program.state_.get();
-    if (!program || state == nullptr) {
-        fail(CL_INVALID_PROGRAM, "clCreateKernel",
-             concat("kernel \"", name,
-                    "\": the program is empty (default-constructed or moved-from)"));
-        return {};
-    }
-    const std::lock_guard lock(state->mutex);
-    const FailureWatch watch;
-    if (!state->platform_known) {
-        state->platform_version = platform_version_of(program.get());
-        if (watch.failed()) {
-            return {};
-        }
-        state->platform_known = true;
-    }
-    auto entry = std::find_if(state->kernels.begin(), state->kernels.end(),
-                              [&](const CachedKernel& cached) { return cached.name == name; });
-    if (entry == state->kernels.end()) {
-        Handle<cl_kernel> first = create_kernel(program.get(), name);
-        if (!first) {
-            return {};
-        }
-        auto description = KernelDescription::of(first.get(), state->flags.kernel_arg_info,
-                                                 state->platform_version);
-        if (!description) {
-            return {};
-        }
-        if (!description->clonable) {
-            state->kernels.push_back({std::string(name), {}, description});
-            return {std::move(first), std::move(description)};
-        }
-        state->kernels.push_back({std::string(name), std::move(first), std::move(description)});
-        entry = std::prev(state->kernels.end());
-    }
-    if (entry->prototype) {
-        bool unsupported = false;
-        Handle<cl_kernel> copy = clone_kernel(entry->prototype.get(), entry->name, unsupported);
-        if (copy) {
-            return {std::move(copy), entry->description};
-        }
-        if (!unsupported) {
-            return {};
-        }
-        entry->prototype.reset();  // the driver cannot clone: create each kernel from now on
-    }
-    Handle<cl_kernel> fresh = create_kernel(program.get(), name);
-    if (!fresh) {
-        return {};
-    }
-    return {std::move(fresh), entry->description};
-}
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+/// The OpenCL version of the platform `program` was built on.
+Version platform_version_of(cl_program program, OnError on_error);
+
+/// A kernel `name` of `program` for one request (defined in program.hpp). The program makes each
+/// name once: the first request creates a prototype and reads its description; every request gets
+/// a clone of the prototype (clCloneKernel, under the program's lock: it must not run
+/// concurrently on one kernel), whose argument values are its own. Before OpenCL 2.1 kernels
+/// cannot be cloned, and each request creates one, still without queries. Empty on failure.
+MadeKernel make_kernel(const Program& program, std::string_view name, OnError on_error);
+
+/// A raw kernel (adopted or retained by the caller) with its description, read now (defined in
+/// program.hpp: it reads the kernel's program).
+MadeKernel describe_kernel(Handle<cl_kernel> handle, OnError on_error);
 
 /// False for a temporary buffer, image or sampler passed to set_args: the kernel holds only the
 /// raw handle (clSetKernelArg keeps no reference), so the temporary is released when the
@@ -201,7 +87,41 @@ template <class A>
 inline constexpr bool outlives_the_call =
     std::is_lvalue_reference_v<A> ||
     !(is_buffer<std::remove_cvref_t<A>> || is_image<std::remove_cvref_t<A>> ||
-      std::is_same_v<std::remove_cvref_t<A>, Sampler>);
+      is_sampler<std::remove_cvref_t<A>>);
+
+/// True for what may end an argument list as its error target: an OnError, or the
+/// std::error_code or Status it is made from (as the last argument of any other call).
+template <class A>
+inline constexpr bool is_error_target = std::is_same_v<std::remove_cvref_t<A>, OnError> ||
+                                        (std::is_lvalue_reference_v<A> &&
+                                         !std::is_const_v<std::remove_reference_t<A>> &&
+                                         (std::is_same_v<std::remove_cvref_t<A>, std::error_code> ||
+                                          std::is_same_v<std::remove_cvref_t<A>, Status>));
+
+template <class... Args>
+consteval bool ends_with_error_target() {
+    if constexpr (sizeof...(Args) == 0) {
+        return false;
+    } else {
+        return is_error_target<std::tuple_element_t<sizeof...(Args) - 1, std::tuple<Args...>>>;
+    }
+}
+
+/// Calls `f(on_error, args...)` with the arguments before a trailing error target and that
+/// target (OnError{} when there is none): how variadic calls take their OnError last.
+template <class F, class... Args>
+decltype(auto) split_error_target(F&& f, Args&&... args) {
+    if constexpr (ends_with_error_target<Args...>()) {
+        auto refs = std::forward_as_tuple(std::forward<Args>(args)...);
+        return [&]<std::size_t... I>(std::index_sequence<I...>)->decltype(auto) {
+            return f.template operator()<std::tuple_element_t<I, std::tuple<Args...>>...>(
+                OnError(std::get<sizeof...(Args) - 1>(refs)), std::get<I>(refs)...);
+        }
+        (std::make_index_sequence<sizeof...(Args) - 1>{});
+    } else {
+        return f.template operator()<Args...>(OnError{}, args...);
+    }
+}
 
 }  // namespace detail
 
@@ -209,34 +129,37 @@ inline constexpr bool outlives_the_call =
 class KernelBase {
   public:
     /// The kernel's function name.
-    std::string name(OnError = {}) const {
-        return description_ ? description_->name : info<CL_KERNEL_FUNCTION_NAME>();
+    std::string name(OnError on_error = {}) const {
+        return description_ ? description_->name : info<CL_KERNEL_FUNCTION_NAME>(on_error);
     }
     /// The number of parameters the kernel's OpenCL C declaration has.
-    cl_uint arg_count(OnError = {}) const {
-        return description_ ? description_->arg_count : info<CL_KERNEL_NUM_ARGS>();
+    cl_uint arg_count(OnError on_error = {}) const {
+        return description_ ? description_->arg_count : info<CL_KERNEL_NUM_ARGS>(on_error);
     }
     /// The kernel's context (CL_KERNEL_CONTEXT), retained.
-    Context context(OnError = {}) const { return Context::retain(info<CL_KERNEL_CONTEXT>()); }
-    /// The program the kernel was made from (CL_KERNEL_PROGRAM), retained.
-    Program program(OnError = {}) const { return Program::retain(info<CL_KERNEL_PROGRAM>()); }
+    Context context(OnError on_error = {}) const {
+        return Context::retain(info<CL_KERNEL_CONTEXT>(on_error), on_error);
+    }
+    /// The program the kernel was made from (CL_KERNEL_PROGRAM), retained (program.hpp).
+    Program program(OnError on_error = {}) const;
     /// The largest work-group this kernel can be launched with on `device`.
-    std::size_t work_group_size(const Device& device, OnError = {}) const {
-        return work_group_info<CL_KERNEL_WORK_GROUP_SIZE>(device);
+    std::size_t work_group_size(const Device& device, OnError on_error = {}) const {
+        return work_group_info<CL_KERNEL_WORK_GROUP_SIZE>(device, on_error);
     }
     /// True when its program allows non-uniform work-groups (see Program::non_uniform_groups).
     bool non_uniform_groups() const noexcept { return non_uniform_; }
 
     /// Any clGetKernelInfo parameter, with its C++ type from openclaw's info table.
     template <cl_kernel_info Param>
-    detail::info_t<cl_kernel, Param> info(OnError = {}) const {
-        return detail::get_info<cl_kernel, Param>(get());
+    detail::info_t<cl_kernel, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_kernel, Param>(on_error, get());
     }
-    /// Any clGetKernelWorkGroupInfo parameter for `device`, typed.
+    /// Any clGetKernelWorkGroupInfo parameter for `device`, typed, e.g.
+    /// `kernel.work_group_info<CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE>(device)`.
     template <cl_kernel_work_group_info Param>
-    detail::info_t<detail::KernelWorkGroupInfo, Param> work_group_info(const Device& device,
-                                                                       OnError = {}) const {
-        return detail::get_info<detail::KernelWorkGroupInfo, Param>(get(), device.get());
+    detail::info_t<detail::KernelWorkGroupInfo, Param> work_group_info(
+        const Device& device, OnError on_error = {}) const {
+        return detail::get_info<detail::KernelWorkGroupInfo, Param>(on_error, get(), device.get());
     }
 
     /// The raw cl_kernel (not retained; null when empty).
@@ -249,11 +172,11 @@ class KernelBase {
   protected:
     KernelBase() = default;
     /// \private Wraps a kernel made and described by detail::make_kernel.
-    KernelBase(detail::MadeKernel made, bool non_uniform)
+    explicit KernelBase(detail::MadeKernel made)
         : handle_(std::move(made.handle)),
           description_(std::move(made.description)),
           context_(description_ ? description_->context : nullptr),
-          non_uniform_(non_uniform) {
+          non_uniform_(made.non_uniform) {
         if (!description_) {
             handle_.reset();
         }
@@ -262,138 +185,49 @@ class KernelBase {
     /// What the driver said about the kernel; only for a non-empty kernel.
     const detail::KernelDescription& description() const noexcept { return *description_; }
 
-    /// A raw kernel (adopted or retained by the caller) with its description, read now.
-    static detail::MadeKernel describe(detail::Handle<cl_kernel> handle, bool& non_uniform) {
-        if (!handle) {
-            return {};
-        }
-        const detail::FailureWatch watch;
-        const Program program = program_of(handle.get());
-        non_uniform = program.non_uniform_groups();
-        auto description = detail::KernelDescription::of(
-            handle.get(), program.kernel_arg_info(), detail::platform_version_of(program.get()));
-        if (watch.failed() || !description) {
-            return {};
-        }
-        return {std::move(handle), std::move(description)};
-    }
-
     /// Another kernel like this one: clCloneKernel (`cloned` set: the argument values came
     /// along) where the platform has it, else a new kernel of the same program and name.
-    detail::MadeKernel copy_of(bool& cloned) const {
-        if (!handle_) {
-            detail::fail(CL_INVALID_KERNEL, "clCloneKernel",
-                         "the kernel is empty (default-constructed or moved-from)");
-            return {};
-        }
-        if (description_->clonable) {
-            bool unsupported = false;
-            auto copy = detail::clone_kernel(get(), description_->name, unsupported);
-            if (copy) {
-                cloned = true;
-                return {std::move(copy), description_};
-            }
-            if (!unsupported) {
-                return {};
-            }
-        }
-        const cl_program program = detail::get_info<cl_kernel, CL_KERNEL_PROGRAM>(get());
-        auto fresh = program != nullptr ? detail::create_kernel(program, description_->name)
-                                        : detail::Handle<cl_kernel>();
-        if (!fresh) {
-            return {};
-        }
-        return {std::move(fresh), description_};
-    }
-
-    /// \private The program of a raw kernel, retained.
-    static Program program_of(cl_kernel raw) {
-        return Program::retain(detail::get_info<cl_kernel, CL_KERNEL_PROGRAM>(raw));
-    }
+    detail::MadeKernel copy_of(bool& cloned, OnError on_error) const;
 
     // An empty kernel fails every argument: say so, rather than blame the argument.
     /// \private Fails with CL_INVALID_KERNEL: the kernel is empty.
-    [[gnu::noinline, gnu::cold]] static bool refuse_empty(const char* call) {
-        detail::fail(CL_INVALID_KERNEL, call,
-                     "the kernel is empty (default-constructed or moved-from)");
-        return false;
-    }
+    [[gnu::cold]] static bool refuse_empty(const char* call, OnError on_error);
 
     /// clSetKernelArg with a message naming the argument and the kernel on failure.
-    bool set_raw(cl_uint index, std::size_t size, const void* value) const {
+    bool set_raw(cl_uint index, std::size_t size, const void* value, OnError on_error) const {
         const cl_int code = clSetKernelArg(get(), index, size, value);
         if (code != CL_SUCCESS) [[unlikely]] {
-            return set_failed(code, index, size, "clSetKernelArg");
+            return set_failed(code, index, size, "clSetKernelArg", on_error);
         }
         return true;
     }
 
     /// \private Reports a failed clSetKernelArg for parameter `index`.
-    [[gnu::cold]] bool set_failed(cl_int code, cl_uint index, std::size_t size,
-                                  const char* call) const;
+    [[gnu::cold]] bool set_failed(cl_int code, cl_uint index, std::size_t size, const char* call,
+                                  OnError on_error) const;
 
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
-    [[gnu::noinline, gnu::cold]] bool empty_argument(cl_uint index, const char* what) const {
-        if (!handle_) {
-            return refuse_empty("clSetKernelArg");
-        }
-        detail::fail(CL_INVALID_ARG_VALUE, "clSetKernelArg",
-                     detail::concat("argument ", index, " of kernel \"", description_->name,
-                                    "\" is ", what));
-        return false;
-    }
+    [[gnu::cold]] bool empty_argument(cl_uint index, const char* what, OnError on_error) const;
 
     /// \private Refuses an argument (`what`: a buffer, an image...) of another context for
     /// parameter `index`.
-    [[gnu::noinline, gnu::cold]] bool foreign_argument(cl_uint index,
-                                                       const char* what = "a buffer") const {
-        if (!handle_) {
-            return refuse_empty("clSetKernelArg");
-        }
-        detail::fail(CL_INVALID_CONTEXT, "clSetKernelArg",
-                     detail::concat("argument ", index, " of kernel \"", description_->name,
-                                    "\" is ", what, " of another context"));
-        return false;
-    }
+    [[gnu::cold]] bool foreign_argument(cl_uint index, const char* what, OnError on_error) const;
 
-    /// Sets a buffer argument after the checks every kernel makes (not empty, same context, not
-    /// mapped in a way `use` conflicts with); returns it for the launch-time mapping check, or
-    /// nullptr after a failure.
-    template <class T, class Access>
-    cl_mem set_buffer(cl_uint index, const Buffer<T, Access>& buffer, detail::Use use) const {
-        const cl_mem mem = buffer.get();
+    /// Sets a memory object argument (a buffer or an image: `what` says which) after the checks
+    /// every kernel makes (not empty, same context, not mapped in a way `use` conflicts with);
+    /// returns it for the launch-time mapping check, or nullptr after a failure.
+    cl_mem set_mem(cl_uint index, cl_mem mem, cl_context context, detail::Use use, const char* what,
+                   OnError on_error) const {
         if (mem == nullptr) [[unlikely]] {
-            empty_argument(index, "an empty (default-constructed or moved-from) buffer");
+            empty_argument(index, what, on_error);
             return nullptr;
         }
-        if (buffer.context_handle() != context_handle()) [[unlikely]] {
-            foreign_argument(index);
+        if (context != context_handle()) [[unlikely]] {
+            foreign_argument(index, what, on_error);
             return nullptr;
         }
-        if (!detail::map_registry.check(mem, use, "clSetKernelArg") ||
-            !set_raw(index, sizeof(mem), &mem)) [[unlikely]] {
-            return nullptr;
-        }
-        return mem;
-    }
-
-    /// \private Sets an image argument for parameter `index` after the same checks as
-    /// set_buffer (not empty, same context, not mapped in a way `use` conflicts with); returns
-    /// it for the launch-time mapping check, or nullptr after a failure.
-    template <ImageShape Shape, class Pixel, class Access>
-    cl_mem set_image(cl_uint index, const Image<Shape, Pixel, Access>& image,
-                     detail::Use use) const {
-        const cl_mem mem = image.get();
-        if (mem == nullptr) [[unlikely]] {
-            empty_argument(index, "an empty (default-constructed or moved-from) image");
-            return nullptr;
-        }
-        if (image.context_handle() != context_handle()) [[unlikely]] {
-            foreign_argument(index, "an image");
-            return nullptr;
-        }
-        if (!detail::map_registry.check(mem, use, "clSetKernelArg") ||
-            !set_raw(index, sizeof(mem), &mem)) [[unlikely]] {
+        if (!detail::map_registry.check(mem, use, "clSetKernelArg", on_error) ||
+            !set_raw(index, sizeof(mem), &mem, on_error)) [[unlikely]] {
             return nullptr;
         }
         return mem;
@@ -401,50 +235,67 @@ class KernelBase {
 
     /// \private Sets a sampler argument for parameter `index` (clSetKernelArg) after refusing an
     /// empty sampler or one of another context; false after a failure.
-    bool set_sampler(cl_uint index, const Sampler& sampler) const {
+    template <class S>
+    bool set_sampler(cl_uint index, const S& sampler, OnError on_error) const {
         const cl_sampler raw = sampler.get();
         if (raw == nullptr) [[unlikely]] {
-            return empty_argument(index, "an empty (default-constructed or moved-from) sampler");
+            return empty_argument(index, "sampler", on_error);
         }
         if (sampler.context_handle() != context_handle()) [[unlikely]] {
-            return foreign_argument(index, "a sampler");
+            return foreign_argument(index, "sampler", on_error);
         }
-        return set_raw(index, sizeof(raw), &raw);
+        return set_raw(index, sizeof(raw), &raw, on_error);
     }
 
-#if CL_TARGET_OPENCL_VERSION >= 200
     /// \private clSetKernelArgSVMPointer for parameter `index` (where the platform has it).
-    bool set_svm(cl_uint index, const void* pointer) const {
-        if (!handle_ || !description_->svm) [[unlikely]] {
-            return svm_unsupported(index);
-        }
-        const cl_int code = clSetKernelArgSVMPointer(get(), index, pointer);
-        if (code != CL_SUCCESS) [[unlikely]] {
-            return set_failed(code, index, sizeof(void*), "clSetKernelArgSVMPointer");
-        }
-        return true;
-    }
-
-    // clSetKernelArgSVMPointer is not called on a platform older than OpenCL 2.0.
-    /// \private Refuses an SVM argument where the platform has no SVM.
-    [[gnu::noinline, gnu::cold]] bool svm_unsupported(cl_uint index) const {
-        if (!handle_) {
-            return set_failed(CL_INVALID_KERNEL, index, sizeof(void*), "clSetKernelArgSVMPointer");
-        }
-        detail::fail(CL_INVALID_OPERATION, "clSetKernelArgSVMPointer",
-                     detail::concat("argument ", index, " of kernel \"", description_->name,
-                                    "\": the platform predates OpenCL 2.0, which has no shared "
-                                    "virtual memory"));
-        return false;
-    }
-#endif
+    bool set_svm(cl_uint index, const void* pointer, OnError on_error) const;
 
     /// \private Sets a __local parameter's size (count elements of element_size bytes).
-    bool set_local(cl_uint index, std::size_t count, std::size_t element_size) const {
-        if (count == 0) [[unlikely]] {
-            return empty_argument(index, "LocalMem of 0 elements");
+    bool set_local(cl_uint index, std::size_t count, std::size_t element_size,
+                   OnError on_error) const {
+        std::size_t bytes = 0;
+        if (count == 0 || !detail::checked_mul(count, element_size, bytes)) [[unlikely]] {
+            return local_refused(index, count, element_size, on_error);
         }
-        return set_raw(index, count * element_size, nullptr);
+        return set_raw(index, bytes, nullptr, on_error);
+    }
+
+    /// \private Refuses a LocalMem of 0 elements, or of more bytes than size_t holds.
+    [[gnu::cold]] bool local_refused(cl_uint index, std::size_t count, std::size_t element_size,
+                                     OnError on_error) const;
+
+    /// \private Sets argument `index` of a kind every kernel treats alike: a buffer, an image, a
+    /// sampler, an SVM pointer, LocalMem or a value (`value_size` bytes at `value`, already of
+    /// the parameter's type). Returns the memory object to track for the mapping check (nullptr
+    /// for others), with `ok` false after a failure.
+    template <class Arg>
+    cl_mem set_common(cl_uint index, const Arg& arg, detail::Use use, std::size_t local_element,
+                      bool& ok, OnError on_error) const {
+        if constexpr (detail::is_buffer<Arg>) {
+            const cl_mem mem =
+                set_mem(index, arg.get(), arg.context_handle(), use, "buffer", on_error);
+            ok = mem != nullptr;
+            return mem;
+        } else if constexpr (detail::is_image<Arg>) {
+            const cl_mem mem =
+                set_mem(index, arg.get(), arg.context_handle(), use, "image", on_error);
+            ok = mem != nullptr;
+            return mem;
+        } else if constexpr (detail::is_sampler<Arg>) {
+            ok = set_sampler(index, arg, on_error);
+            return nullptr;
+        } else if constexpr (detail::is_svm_pointer<Arg>) {
+            static_assert(CL_TARGET_OPENCL_VERSION >= 200 || sizeof(Arg) == 0,
+                          "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
+            ok = set_svm(index, arg.pointer, on_error);
+            return nullptr;
+        } else if constexpr (detail::is_local_mem<Arg>) {
+            ok = set_local(index, arg.count, local_element, on_error);
+            return nullptr;
+        } else {
+            ok = set_raw(index, sizeof(Arg), &arg, on_error);
+            return nullptr;
+        }
     }
 
   private:
@@ -487,40 +338,46 @@ class Kernel : public KernelBase {
     /// different number of parameters than Params, or (when the program was built with
     /// -cl-kernel-arg-info) if a parameter differs from the driver's description of it: address
     /// space, const, type. The kernel is empty after a failure.
-    Kernel(const Program& program, std::string_view name, OnError = {})
-        : Kernel(detail::make_kernel(program, name), program.non_uniform_groups()) {}
+    Kernel(const Program& program, std::string_view name, OnError on_error = {})
+        : Kernel(detail::make_kernel(program, name, on_error), on_error) {}
 
     /// Takes ownership of `raw` (also if this fails); its parameters must match Params.
-    [[nodiscard]] static Kernel adopt(cl_kernel raw, OnError = {}) {
-        bool non_uniform = false;
-        auto made = describe(detail::Handle<cl_kernel>::adopt(raw), non_uniform);
-        return Kernel(std::move(made), non_uniform);
+    [[nodiscard]] static Kernel adopt(cl_kernel raw, OnError on_error = {}) {
+        return Kernel(detail::describe_kernel(detail::Handle<cl_kernel>::adopt(raw), on_error),
+                      on_error);
     }
     /// Shares `raw` (retains it); its parameters must match Params.
-    [[nodiscard]] static Kernel retain(cl_kernel raw, OnError = {}) {
-        bool non_uniform = false;
-        auto made = describe(detail::Handle<cl_kernel>::retain(raw), non_uniform);
-        return Kernel(std::move(made), non_uniform);
+    [[nodiscard]] static Kernel retain(cl_kernel raw, OnError on_error = {}) {
+        return Kernel(
+            detail::describe_kernel(detail::Handle<cl_kernel>::retain(raw, on_error), on_error),
+            on_error);
     }
 
     /// Sets every argument, checked at compile time against Params. Returns the kernel, so
     /// `queue.enqueue(kernel.set_args(a, b, n), NDRange{n})` binds and launches in one line.
+    /// Failures throw, or go to a trailing `std::error_code&`, `Status&` or OnError:
+    /// `kernel.set_args(a, b, n, status)`.
     template <class... Args>
     Kernel& set_args(Args&&... args) {
-        static_assert((detail::outlives_the_call<Args> && ...),
-                      "set_args: a temporary buffer, image or sampler (e.g. buffer.sub(...) "
-                      "written in the call) is released when the statement ends, before the "
-                      "kernel runs: keep it in a variable until the launch");
-        return bind_all(std::as_const(args)...);
+        return detail::split_error_target(
+            [this]<class... ArgRefs>(OnError on_error, const auto&... values) -> Kernel& {
+                static_assert((detail::outlives_the_call<ArgRefs> && ...),
+                              "set_args: a temporary buffer, image or sampler (e.g. "
+                              "buffer.sub(...) written in the call) is released when the "
+                              "statement ends, before the kernel runs: keep it in a variable "
+                              "until the launch");
+                return bind_all(on_error, values...);
+            },
+            std::forward<Args>(args)...);
     }
 
     /// A kernel of its own for another thread (a kernel's argument values may not be set from
     /// two threads at once). On OpenCL 2.1+ platforms clCloneKernel copies the argument values
     /// set so far; on older ones the clone is made afresh from the program and its arguments
     /// must be set again.
-    [[nodiscard]] Kernel clone(OnError = {}) const {
+    [[nodiscard]] Kernel clone(OnError on_error = {}) const {
         bool cloned = false;
-        Kernel copy(copy_of(cloned), non_uniform_groups());
+        Kernel copy(copy_of(cloned, on_error), on_error);
         if (cloned && copy) {
             copy.bound_ = bound_;  // the argument values came along
         }
@@ -530,11 +387,12 @@ class Kernel : public KernelBase {
     /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
     /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
     /// when nothing is mapped).
-    bool check_unmapped() const {
+    bool check_unmapped(OnError on_error = {}) const {
         if (detail::map_registry.any()) [[unlikely]] {
             for (std::size_t i = 0; i < bound_.size(); ++i) {
                 if (bound_[i] != nullptr &&
-                    !detail::map_registry.check(bound_[i], uses_[i], "clEnqueueNDRangeKernel")) {
+                    !detail::map_registry.check(bound_[i], uses_[i], "clEnqueueNDRangeKernel",
+                                                on_error)) {
                     return false;
                 }
             }
@@ -544,7 +402,7 @@ class Kernel : public KernelBase {
 
     /// Sets argument `Index` alone, with the same compile-time checks.
     template <std::size_t Index, class ArgRef>
-    Kernel& set_arg(ArgRef&& arg) {
+    Kernel& set_arg(ArgRef&& arg, OnError on_error = {}) {
         using Arg = std::remove_cvref_t<ArgRef>;
         static_assert(detail::outlives_the_call<ArgRef>,
                       "set_arg: a temporary buffer, image or sampler is released when the "
@@ -554,7 +412,7 @@ class Kernel : public KernelBase {
         if constexpr (Index < sizeof...(Params)) {
             using Param = std::tuple_element_t<Index, std::tuple<Params...>>;
             if constexpr (detail::argument_fits<Index, Param, Arg>()) {
-                set_one<Param>(static_cast<cl_uint>(Index), arg);
+                set_one<Param>(static_cast<cl_uint>(Index), std::as_const(arg), on_error);
             }
         }
         return *this;
@@ -562,29 +420,29 @@ class Kernel : public KernelBase {
 
   private:
     template <class... Args>
-    Kernel& bind_all(const Args&... args) {
+    Kernel& bind_all(OnError on_error, const Args&... args) {
         static_assert(sizeof...(Args) == sizeof...(Params),
                       "set_args: wrong number of arguments: pass exactly one argument per "
                       "kernel parameter");
         if constexpr (sizeof...(Args) == sizeof...(Params)) {
-            set_all(std::index_sequence_for<Args...>{}, args...);
+            set_all(std::index_sequence_for<Args...>{}, on_error, args...);
         }
         return *this;
     }
 
     // Every Kernel is made here: the description is checked against Params (no queries: the
     // program read it when it made the kernel first). Empty after a failure.
-    Kernel(detail::MadeKernel made, bool non_uniform) : KernelBase(std::move(made), non_uniform) {
-        if (get() != nullptr && !matches_params()) {
+    Kernel(detail::MadeKernel made, OnError on_error) : KernelBase(std::move(made)) {
+        if (get() != nullptr && !matches_params(on_error)) {
             *this = Kernel();
         }
     }
 
-    bool matches_params() const {
+    bool matches_params(OnError on_error) const {
         const detail::KernelDescription& info = description();
         if (info.arg_count != sizeof...(Params)) {
             detail::fail(
-                CL_INVALID_KERNEL_ARGS, "clCreateKernel",
+                on_error, CL_INVALID_KERNEL_ARGS, "clCreateKernel",
                 detail::concat("kernel \"", info.name, "\" has ", info.arg_count,
                                " parameters, the C++ signature declares ", sizeof...(Params)));
             return false;
@@ -594,50 +452,36 @@ class Kernel : public KernelBase {
         }
         static constexpr detail::HostParam params[] = {detail::host_param<Params>()...,
                                                        detail::HostParam{}};
-        return detail::verify_params(info.name, info.args, params, sizeof...(Params));
+        return detail::verify_params(info.name, info.args, params, sizeof...(Params), on_error);
     }
 
     template <std::size_t... I, class... Args>
-    void set_all(std::index_sequence<I...>, const Args&... args) {
+    void set_all(std::index_sequence<I...>, OnError on_error, const Args&... args) {
         constexpr bool all_fit = (detail::argument_fits<I, Params, Args>() && ...);
         if constexpr (all_fit) {
-            // Stops at the first failure (reported through OnError when it does not throw).
-            (void)(set_one<Params>(static_cast<cl_uint>(I), args) && ...);
+            // Stops at the first failure (when it is recorded rather than thrown).
+            (void)(set_one<Params>(static_cast<cl_uint>(I), args, on_error) && ...);
         }
     }
 
     template <class Param, class Arg>
-    bool set_one(cl_uint index, const Arg& arg) {
-        if constexpr (detail::is_buffer<Arg>) {
-            bound_[index] = set_buffer(index, arg, uses_[index]);
-            return bound_[index] != nullptr;
-        } else if constexpr (detail::is_image<Arg>) {
-            bound_[index] = set_image(index, arg, uses_[index]);
-            return bound_[index] != nullptr;
-        } else if constexpr (std::is_same_v<Arg, Sampler>) {
-            bound_[index] = nullptr;
-            return set_sampler(index, arg);
-        } else if constexpr (detail::is_svm_pointer<Arg>) {
-#if CL_TARGET_OPENCL_VERSION >= 200
-            bound_[index] = nullptr;
-            return set_svm(index, arg.pointer);
-#else
-            static_assert(sizeof(Arg) == 0,
-                          "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
-            return false;
-#endif
-        } else if constexpr (detail::is_local_mem<Arg>) {
-            return set_local(index, arg.count,
-                             sizeof(typename detail::ParamTraits<Param>::element_type));
+    bool set_one(cl_uint index, const Arg& arg, OnError on_error) {
+        bool ok = false;
+        if constexpr (detail::is_buffer<Arg> || detail::is_image<Arg> || detail::is_sampler<Arg> ||
+                      detail::is_svm_pointer<Arg> || detail::is_local_mem<Arg>) {
+            bound_[index] =
+                set_common(index, arg, uses_[index],
+                           sizeof(typename detail::ParamTraits<Param>::element_type), ok, on_error);
         } else {
-            const Param value(arg);
-            return set_raw(index, sizeof(Param), &value);
+            const Param value(arg);  // converted to the parameter's type
+            bound_[index] = set_common(index, value, uses_[index], 0, ok, on_error);
         }
+        return ok;
     }
 
     static constexpr std::array<detail::Use, sizeof...(Params)> uses_ = {
         detail::use_of<Params>()...};
-    // The buffers last bound through this object, for the launch-time mapping check.
+    // The memory objects last bound through this object, for the launch-time mapping check.
     std::array<cl_mem, sizeof...(Params)> bound_{};
 };
 
@@ -647,7 +491,7 @@ namespace detail {
 template <class A>
 concept DynamicArgument = is_buffer<A> || is_svm_pointer<A> || is_local_mem<A> ||
     (std::is_trivially_copyable_v<A> && !std::is_pointer_v<A> && !std::is_same_v<A, bool> &&
-     !std::is_array_v<A>);
+     !std::is_array_v<A> && !is_error_target<A&>);
 
 }  // namespace detail
 
@@ -663,20 +507,18 @@ class DynamicKernel : public KernelBase {
 
     /// The kernel `name` of a built program, with the driver's description of its parameters
     /// (read once per program and name: set_args queries nothing).
-    DynamicKernel(const Program& program, std::string_view name, OnError = {})
-        : DynamicKernel(detail::make_kernel(program, name), program.non_uniform_groups()) {}
+    DynamicKernel(const Program& program, std::string_view name, OnError on_error = {})
+        : DynamicKernel(detail::make_kernel(program, name, on_error)) {}
 
     /// Takes ownership of `raw` (also if this fails).
-    [[nodiscard]] static DynamicKernel adopt(cl_kernel raw, OnError = {}) {
-        bool non_uniform = false;
-        auto made = describe(detail::Handle<cl_kernel>::adopt(raw), non_uniform);
-        return DynamicKernel(std::move(made), non_uniform);
+    [[nodiscard]] static DynamicKernel adopt(cl_kernel raw, OnError on_error = {}) {
+        return DynamicKernel(
+            detail::describe_kernel(detail::Handle<cl_kernel>::adopt(raw), on_error));
     }
     /// Shares `raw` (retains it).
-    [[nodiscard]] static DynamicKernel retain(cl_kernel raw, OnError = {}) {
-        bool non_uniform = false;
-        auto made = describe(detail::Handle<cl_kernel>::retain(raw), non_uniform);
-        return DynamicKernel(std::move(made), non_uniform);
+    [[nodiscard]] static DynamicKernel retain(cl_kernel raw, OnError on_error = {}) {
+        return DynamicKernel(
+            detail::describe_kernel(detail::Handle<cl_kernel>::retain(raw, on_error), on_error));
     }
 
     /// The number of parameters.
@@ -685,88 +527,39 @@ class DynamicKernel : public KernelBase {
     bool has_arg_info() const noexcept { return get() != nullptr && description().arg_info; }
     /// The parameter list as the driver describes it, e.g. "(__global const float* a, uint n)";
     /// without arg info only the count is known.
-    std::string signature() const {
-        if (!has_arg_info()) {
-            return detail::concat("(", arity(),
-                                  " parameters; no arg info: build with -cl-kernel-arg-info)");
-        }
-        std::string text = "(";
-        for (const detail::ArgInfo& param : description().args) {
-            text += detail::concat(text.size() > 1 ? ", " : "", param.declaration());
-        }
-        return text + ")";
-    }
+    std::string signature() const;
 
     /// Sets every argument: buffers, LocalMem<T>{count} and values. Fails, before any argument
-    /// is set, for the wrong count or an argument that provably does not fit.
-    template <class... ArgRefs>
-    DynamicKernel& set_args(ArgRefs&&... args) {
-        static_assert((detail::outlives_the_call<ArgRefs> && ...),
-                      "DynamicKernel::set_args: a temporary buffer, image or sampler is released "
-                      "when the statement ends, before the kernel runs: keep it in a variable "
-                      "until the launch");
-        return bind_all(std::as_const(args)...);
+    /// is set, for the wrong count or an argument that provably does not fit. Failures throw, or
+    /// go to a trailing `std::error_code&`, `Status&` or OnError.
+    template <class... Args>
+    DynamicKernel& set_args(Args&&... args) {
+        return detail::split_error_target(
+            [this]<class... ArgRefs>(OnError on_error, const auto&... values) -> DynamicKernel& {
+                static_assert((detail::outlives_the_call<ArgRefs> && ...),
+                              "DynamicKernel::set_args: a temporary buffer, image or sampler is "
+                              "released when the statement ends, before the kernel runs: keep it "
+                              "in a variable until the launch");
+                return bind_all(on_error, values...);
+            },
+            std::forward<Args>(args)...);
     }
 
     /// Sets argument `index` alone, with the same checks.
     template <class ArgRef>
-    DynamicKernel& set_arg(cl_uint index, ArgRef&& arg) {
+    DynamicKernel& set_arg(cl_uint index, ArgRef&& arg, OnError on_error = {}) {
         static_assert(detail::outlives_the_call<ArgRef>,
                       "DynamicKernel::set_arg: a temporary buffer, image or sampler is released "
                       "when the statement ends, before the kernel runs: keep it in a variable "
                       "until the launch");
-        return bind_one(index, std::as_const(arg));
+        return bind_one(index, std::as_const(arg), on_error);
     }
 
-  private:
-    template <class... Args>
-    DynamicKernel& bind_all(const Args&... args) {
-        static_assert((detail::DynamicArgument<Args> && ...),
-                      "DynamicKernel::set_args: pass buffers, LocalMem<T>{count}, svm(p) or "
-                      "trivially copyable values (not pointers, arrays or bool)");
-        if (sizeof...(Args) != bound_.size() || get() == nullptr) [[unlikely]] {
-            wrong_count(sizeof...(Args));
-            return *this;
-        }
-        if (description().arg_info) {
-            cl_uint index = 0;
-            if (!(check_argument<Args>(index++) && ...)) {
-                return *this;
-            }
-        }
-        cl_uint index = 0;
-        (void)(set_one(index++, args) && ...);
-        return *this;
-    }
-
-    template <class Arg>
-    DynamicKernel& bind_one(cl_uint index, const Arg& arg) {
-        static_assert(detail::DynamicArgument<Arg>,
-                      "DynamicKernel::set_arg: pass a buffer, LocalMem<T>{count}, svm(p) or a "
-                      "trivially copyable value (not a pointer, array or bool)");
-        if (get() == nullptr) [[unlikely]] {
-            refuse_empty("clSetKernelArg");
-            return *this;
-        }
-        if (index >= bound_.size()) [[unlikely]] {
-            detail::fail(CL_INVALID_ARG_INDEX, "clSetKernelArg",
-                         detail::concat("argument ", index, " of kernel \"", name(),
-                                        "\": the kernel has ", bound_.size(), " parameters"));
-            return *this;
-        }
-        if (description().arg_info && !check_argument<Arg>(index)) {
-            return *this;
-        }
-        set_one(index, arg);
-        return *this;
-    }
-
-  public:
     /// A kernel of its own for another thread, as Kernel::clone(): on OpenCL 2.1+ platforms it
     /// keeps the argument values set so far, on older ones they must be set again.
-    [[nodiscard]] DynamicKernel clone(OnError = {}) const {
+    [[nodiscard]] DynamicKernel clone(OnError on_error = {}) const {
         bool cloned = false;
-        DynamicKernel copy(copy_of(cloned), non_uniform_groups());
+        DynamicKernel copy(copy_of(cloned, on_error));
         if (cloned && copy) {
             copy.bound_ = bound_;  // the argument values came along
         }
@@ -776,11 +569,12 @@ class DynamicKernel : public KernelBase {
     /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
     /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
     /// when nothing is mapped).
-    bool check_unmapped() const {
+    bool check_unmapped(OnError on_error = {}) const {
         if (detail::map_registry.any()) [[unlikely]] {
             for (const Bound& bound : bound_) {
                 if (bound.mem != nullptr &&
-                    !detail::map_registry.check(bound.mem, bound.use, "clEnqueueNDRangeKernel")) {
+                    !detail::map_registry.check(bound.mem, bound.use, "clEnqueueNDRangeKernel",
+                                                on_error)) {
                     return false;
                 }
             }
@@ -794,21 +588,60 @@ class DynamicKernel : public KernelBase {
         detail::Use use = detail::Use::read;
     };
 
-    DynamicKernel(detail::MadeKernel made, bool non_uniform)
-        : KernelBase(std::move(made), non_uniform) {
+    explicit DynamicKernel(detail::MadeKernel made) : KernelBase(std::move(made)) {
         if (get() != nullptr) {
             // Sized once: set_args allocates nothing.
             bound_.resize(description().arg_count);
         }
     }
 
+    template <class... Args>
+    DynamicKernel& bind_all(OnError on_error, const Args&... args) {
+        static_assert((detail::DynamicArgument<Args> && ...),
+                      "DynamicKernel::set_args: pass buffers, LocalMem<T>{count}, svm(p) or "
+                      "trivially copyable values (not pointers, arrays or bool)");
+        if (sizeof...(Args) != bound_.size() || get() == nullptr) [[unlikely]] {
+            wrong_count(sizeof...(Args), on_error);
+            return *this;
+        }
+        if (description().arg_info) {
+            cl_uint index = 0;
+            if (!(check_argument<Args>(index++, on_error) && ...)) {
+                return *this;
+            }
+        }
+        cl_uint index = 0;
+        (void)(set_one(index++, args, on_error) && ...);
+        return *this;
+    }
+
     template <class Arg>
-    bool check_argument(cl_uint index) const {
+    DynamicKernel& bind_one(cl_uint index, const Arg& arg, OnError on_error) {
+        static_assert(detail::DynamicArgument<Arg>,
+                      "DynamicKernel::set_arg: pass a buffer, LocalMem<T>{count}, svm(p) or a "
+                      "trivially copyable value (not a pointer, array or bool)");
+        if (get() == nullptr) [[unlikely]] {
+            refuse_empty("clSetKernelArg", on_error);
+            return *this;
+        }
+        if (index >= bound_.size()) [[unlikely]] {
+            index_past_end(index, on_error);
+            return *this;
+        }
+        if (description().arg_info && !check_argument<Arg>(index, on_error)) {
+            return *this;
+        }
+        set_one(index, arg, on_error);
+        return *this;
+    }
+
+    template <class Arg>
+    bool check_argument(cl_uint index, OnError on_error) const {
         static constexpr detail::HostArg host = detail::host_arg<Arg>();
         cl_int code = CL_SUCCESS;
         std::string reason = detail::argument_mismatch(host, description().args[index], code);
         if (!reason.empty()) [[unlikely]] {
-            return argument_failed(index, host, code, reason);
+            return argument_failed(index, host, code, reason, on_error);
         }
         return true;
     }
@@ -827,66 +660,174 @@ class DynamicKernel : public KernelBase {
     }
 
     template <class Arg>
-    bool set_one(cl_uint index, const Arg& arg) {
+    bool set_one(cl_uint index, const Arg& arg, OnError on_error) {
+        bool ok = false;
+        detail::Use use = detail::Use::read;
+        std::size_t local_element = 0;
         if constexpr (detail::is_buffer<Arg>) {
-            const detail::Use use = use_of(index, Arg::access_type::kernel_writes);
-            bound_[index] = {set_buffer(index, arg, use), use};
-            return bound_[index].mem != nullptr;
-        } else if constexpr (detail::is_svm_pointer<Arg>) {
-#if CL_TARGET_OPENCL_VERSION >= 200
-            bound_[index] = {};
-            return set_svm(index, arg.pointer);
-#else
-            static_assert(sizeof(Arg) == 0,
-                          "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
-            return false;
-#endif
+            use = use_of(index, Arg::access_type::kernel_writes);
         } else if constexpr (detail::is_local_mem<Arg>) {
-            return set_local(index, arg.count, sizeof(typename Arg::value_type));
-        } else {
-            return set_raw(index, sizeof(Arg), &arg);
+            local_element = sizeof(typename Arg::value_type);
         }
+        bound_[index] = {set_common(index, arg, use, local_element, ok, on_error), use};
+        return ok;
     }
 
-    [[gnu::noinline, gnu::cold]] void wrong_count(std::size_t given) const {
-        if (get() == nullptr) {
-            detail::fail(CL_INVALID_KERNEL, "clSetKernelArg",
-                         "set_args: the kernel is empty (default-constructed or moved-from)");
-            return;
-        }
-        detail::fail(CL_INVALID_KERNEL_ARGS, "clSetKernelArg",
-                     detail::concat("set_args: kernel \"", name(), "\" takes ", bound_.size(),
-                                    " arguments, ", given, " given ", signature()));
-    }
-
-    [[gnu::noinline, gnu::cold]] bool argument_failed(cl_uint index, const detail::HostArg& host,
-                                                      cl_int code,
-                                                      const std::string& reason) const {
-        const detail::ArgInfo& param = description().args[index];
-        detail::fail(
-            code, "clSetKernelArg",
-            detail::concat(
-                "argument ", index,
-                param.name.empty() ? std::string() : detail::concat(" (\"", param.name, "\")"),
-                " of kernel \"", name(), "\": the kernel declares ", param.declaration(),
-                ", the argument is ", detail::host_arg_name(host), ": ", reason));
-        return false;
-    }
+    [[gnu::cold]] void wrong_count(std::size_t given, OnError on_error) const;
+    [[gnu::cold]] void index_past_end(cl_uint index, OnError on_error) const;
+    [[gnu::cold]] bool argument_failed(cl_uint index, const detail::HostArg& host, cl_int code,
+                                       const std::string& reason, OnError on_error) const;
 
     // The buffers last bound through this object, for the launch-time mapping check.
     std::vector<Bound> bound_;
 };
 
-inline DynamicKernel Program::kernel(std::string_view name, OnError) const {
-    return DynamicKernel(*this, name);
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+namespace detail {
+
+OPENCLAW_INLINE std::shared_ptr<const KernelDescription> KernelDescription::of(cl_kernel kernel,
+                                                                               bool with_arg_info,
+                                                                               Version platform,
+                                                                               OnError on_error) {
+    Relay step(on_error);
+    auto description = std::make_shared<KernelDescription>();
+    description->name = get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(step, kernel);
+    description->context = get_info<cl_kernel, CL_KERNEL_CONTEXT>(step, kernel);
+    description->arg_count = get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(step, kernel);
+    description->clonable = CL_TARGET_OPENCL_VERSION >= 210 && platform >= Version{2, 1};
+    description->svm = CL_TARGET_OPENCL_VERSION >= 200 && platform >= Version{2, 0};
+    if (step.failed()) {
+        return nullptr;
+    }
+    description->args.resize(description->arg_count);
+    for (std::size_t i = 0; with_arg_info && i < description->args.size(); ++i) {
+        description->args[i] = query_arg_info(kernel, static_cast<cl_uint>(i), step);
+        if (step.failed()) {
+            return nullptr;
+        }
+        if (!description->args[i].known()) {
+            break;  // drivers answer alike for every argument of a kernel
+        }
+        description->arg_info = true;
+    }
+    return description;
 }
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE Handle<cl_kernel> create_kernel(cl_program program, std::string_view name,
+                                                OnError on_error) {
+    if (name.find('\0') != std::string_view::npos) {
+        fail(on_error, CL_INVALID_KERNEL_NAME, "clCreateKernel",
+             concat("kernel name \"", name.substr(0, name.find('\0')), "\\0",
+                    name.substr(name.find('\0') + 1),
+                    "\" holds a null character (no OpenCL C name does)"));
+        return {};
+    }
+    const std::string terminated(name);
+    cl_int code = CL_SUCCESS;
+    cl_kernel raw = clCreateKernel(program, terminated.c_str(), &code);
+    if (!check(code, "clCreateKernel", on_error, [&] {
+            std::string detail = concat("kernel \"", name, "\"");
+            if (code == CL_INVALID_KERNEL_NAME) {
+                detail += ": no kernel of that name in the program ";
+                detail += describe_safely([&](OnError quiet) {
+                    std::string known = "(it has:";
+                    const std::string all =
+                        get_info<cl_program, CL_PROGRAM_KERNEL_NAMES>(quiet, program);
+                    std::size_t start = 0;
+                    while (start < all.size()) {
+                        std::size_t end = all.find(';', start);
+                        end = end == std::string::npos ? all.size() : end;
+                        if (end > start) {
+                            known += concat(" \"", std::string_view(all).substr(start, end - start),
+                                            "\"");
+                        }
+                        start = end + 1;
+                    }
+                    return known + ")";
+                });
+            } else if (code == CL_INVALID_PROGRAM_EXECUTABLE) {
+                detail += ": the program is not built";
+            }
+            return detail;
+        })) {
+        return {};
+    }
+    return Handle<cl_kernel>::adopt(raw);
+}
+
+OPENCLAW_INLINE Version platform_version_of(cl_program program, OnError on_error) {
+    Relay step(on_error);
+    const auto ids = get_info<cl_program, CL_PROGRAM_DEVICES>(step, program);
+    if (step.failed() || ids.empty()) {
+        return {};
+    }
+    return Device::retain(ids.front(), step).platform(step).version(step);
+}
+
+OPENCLAW_INLINE Handle<cl_kernel> clone_kernel(cl_kernel kernel, std::string_view name,
+                                               bool& unsupported, OnError on_error) {
+#if CL_TARGET_OPENCL_VERSION >= 210
+    cl_int code = CL_SUCCESS;
+    cl_kernel raw = clCloneKernel(kernel, &code);
+    if (code == CL_INVALID_OPERATION) {
+        unsupported = true;
+        return {};
+    }
+    if (!check(code, "clCloneKernel", on_error, [&] { return concat("kernel \"", name, "\""); })) {
+        return {};
+    }
+    return Handle<cl_kernel>::adopt(raw);
+#else
+    (void)kernel;
+    (void)name;
+    (void)on_error;
+    unsupported = true;
+    return {};
+#endif
+}
+
+}  // namespace detail
+
+OPENCLAW_INLINE detail::MadeKernel KernelBase::copy_of(bool& cloned, OnError on_error) const {
+    if (!handle_) {
+        refuse_empty("clCloneKernel", on_error);
+        return {};
+    }
+    if (description_->clonable) {
+        bool unsupported = false;
+        auto copy = detail::clone_kernel(get(), description_->name, unsupported, on_error);
+        if (copy) {
+            cloned = true;
+            return {std::move(copy), description_, non_uniform_};
+        }
+        if (!unsupported) {
+            return {};
+        }
+    }
+    detail::Relay step(on_error);
+    const cl_program program = detail::get_info<cl_kernel, CL_KERNEL_PROGRAM>(step, get());
+    if (step.failed()) {
+        return {};
+    }
+    auto fresh = detail::create_kernel(program, description_->name, on_error);
+    if (!fresh) {
+        return {};
+    }
+    return {std::move(fresh), description_, non_uniform_};
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::refuse_empty(const char* call,
+                                                                           OnError on_error) {
+    detail::refuse_empty(on_error, CL_INVALID_KERNEL, call, "kernel");
+    return false;
+}
+
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::set_failed(cl_int code, cl_uint index,
                                                                          std::size_t size,
-                                                                         const char* call) const {
+                                                                         const char* call,
+                                                                         OnError on_error) const {
     if (!handle_) {
-        return refuse_empty(call);
+        return refuse_empty(call, on_error);
     }
     std::string detail =
         detail::concat("argument ", index, " of kernel \"", description_->name, "\"");
@@ -898,9 +839,119 @@ inline DynamicKernel Program::kernel(std::string_view name, OnError) const {
     } else if (code == CL_INVALID_ARG_INDEX) {
         detail += detail::concat(": the kernel has ", description_->arg_count, " parameters");
     }
-    detail::fail(code, call, std::move(detail));
+    detail::fail(on_error, code, call, std::move(detail));
+    return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::empty_argument(
+    cl_uint index, const char* what, OnError on_error) const {
+    if (!handle_) {
+        return refuse_empty("clSetKernelArg", on_error);
+    }
+    detail::fail(on_error, CL_INVALID_ARG_VALUE, "clSetKernelArg",
+                 detail::concat("argument ", index, " of kernel \"", description_->name,
+                                "\" is an empty (default-constructed or moved-from) ", what));
+    return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::foreign_argument(
+    cl_uint index, const char* what, OnError on_error) const {
+    if (!handle_) {
+        return refuse_empty("clSetKernelArg", on_error);
+    }
+    const bool vowel =
+        what[0] == 'a' || what[0] == 'e' || what[0] == 'i' || what[0] == 'o' || what[0] == 'u';
+    detail::fail(on_error, CL_INVALID_CONTEXT, "clSetKernelArg",
+                 detail::concat("argument ", index, " of kernel \"", description_->name, "\" is ",
+                                vowel ? "an " : "a ", what, " of another context"));
+    return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::local_refused(
+    cl_uint index, std::size_t count, std::size_t element_size, OnError on_error) const {
+    if (!handle_) {
+        return refuse_empty("clSetKernelArg", on_error);
+    }
+    detail::fail(on_error, count == 0 ? CL_INVALID_ARG_VALUE : CL_INVALID_ARG_SIZE,
+                 "clSetKernelArg",
+                 detail::concat("argument ", index, " of kernel \"", description_->name,
+                                "\" is LocalMem of ", count, " elements of ", element_size,
+                                count == 0 ? " bytes: it needs at least one element"
+                                           : " bytes, which overflows size_t"));
+    return false;
+}
+
+OPENCLAW_INLINE bool KernelBase::set_svm(cl_uint index, const void* pointer,
+                                         OnError on_error) const {
+#if CL_TARGET_OPENCL_VERSION >= 200
+    if (!handle_ || !description_->svm) [[unlikely]] {
+        if (!handle_) {
+            return refuse_empty("clSetKernelArgSVMPointer", on_error);
+        }
+        // clSetKernelArgSVMPointer is not called on a platform older than OpenCL 2.0.
+        detail::fail(on_error, CL_INVALID_OPERATION, "clSetKernelArgSVMPointer",
+                     detail::concat("argument ", index, " of kernel \"", description_->name,
+                                    "\": the platform predates OpenCL 2.0, which has no shared "
+                                    "virtual memory"));
+        return false;
+    }
+    const cl_int code = clSetKernelArgSVMPointer(get(), index, pointer);
+    if (code != CL_SUCCESS) [[unlikely]] {
+        return set_failed(code, index, sizeof(void*), "clSetKernelArgSVMPointer", on_error);
+    }
+    return true;
+#else
+    (void)index;
+    (void)pointer;
+    detail::fail(on_error, CL_INVALID_OPERATION, "clSetKernelArgSVMPointer",
+                 "openclaw was compiled for OpenCL 1.2 (CL_TARGET_OPENCL_VERSION < 200)");
+    return false;
+#endif
+}
+
+OPENCLAW_INLINE std::string DynamicKernel::signature() const {
+    if (!has_arg_info()) {
+        return detail::concat("(", arity(),
+                              " parameters; no arg info: build with -cl-kernel-arg-info)");
+    }
+    std::string text = "(";
+    for (const detail::ArgInfo& param : description().args) {
+        text += detail::concat(text.size() > 1 ? ", " : "", param.declaration());
+    }
+    return text + ")";
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void DynamicKernel::wrong_count(
+    std::size_t given, OnError on_error) const {
+    if (get() == nullptr) {
+        refuse_empty("clSetKernelArg", on_error);
+        return;
+    }
+    detail::fail(on_error, CL_INVALID_KERNEL_ARGS, "clSetKernelArg",
+                 detail::concat("set_args: kernel \"", description().name, "\" takes ",
+                                bound_.size(), " arguments, ", given, " given ", signature()));
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void DynamicKernel::index_past_end(
+    cl_uint index, OnError on_error) const {
+    detail::fail(on_error, CL_INVALID_ARG_INDEX, "clSetKernelArg",
+                 detail::concat("argument ", index, " of kernel \"", description().name,
+                                "\": the kernel has ", bound_.size(), " parameters"));
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool DynamicKernel::argument_failed(
+    cl_uint index, const detail::HostArg& host, cl_int code, const std::string& reason,
+    OnError on_error) const {
+    const detail::ArgInfo& param = description().args[index];
+    detail::fail(
+        on_error, code, "clSetKernelArg",
+        detail::concat(
+            "argument ", index,
+            param.name.empty() ? std::string() : detail::concat(" (\"", param.name, "\")"),
+            " of kernel \"", description().name, "\": the kernel declares ", param.declaration(),
+            ", the argument is ", detail::host_arg_name(host), ": ", reason));
     return false;
 }
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

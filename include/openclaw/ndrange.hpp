@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// NDRange: a 1-, 2- or 3-dimensional launch size. It sits below queue.hpp because the launch
-// signature needs it; it depends on nothing but the error types.
+// NDRange: a 1-, 2- or 3-dimensional launch size (objects layer). It sits below queue.hpp
+// because the launch signature needs it; it depends on nothing but the error types.
 
 #include <openclaw/error.hpp>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// A global or local work size of 1 to 3 dimensions, as passed to clEnqueueNDRangeKernel.
 class NDRange {
@@ -20,13 +20,14 @@ class NDRange {
     constexpr NDRange() noexcept = default;
 
     /// NDRange{n}, NDRange{x, y}, NDRange{x, y, z}. Any integer type is accepted (no narrowing
-    /// surprise for `int n`); a negative size fails with CL_INVALID_VALUE naming the dimension
-    /// (recorded by an OnError scope, the size becomes 0, which a launch refuses).
+    /// surprise for `int n`). A negative size makes the range invalid: the launch given it fails
+    /// with CL_INVALID_VALUE naming the dimension and the value (reported to the launch's
+    /// OnError: a constructor has none of its own).
     template <std::integral... Sizes>
     requires(sizeof...(Sizes) >= 1 && sizeof...(Sizes) <= 3 &&
-             (!std::same_as<Sizes, bool> && ...)) constexpr NDRange(Sizes... sizes)
+             (!std::same_as<Sizes, bool> && ...)) constexpr NDRange(Sizes... sizes) noexcept
         : dims_(sizeof...(Sizes)) {
-        std::size_t d = 0;
+        cl_uint d = 0;
         ((sizes_[d] = to_size(sizes, d), ++d), ...);
     }
 
@@ -34,15 +35,21 @@ class NDRange {
     constexpr cl_uint dimensions() const noexcept { return dims_; }
     /// True for NDRange{}: as a local size, the driver chooses.
     constexpr bool empty() const noexcept { return dims_ == 0; }
+    /// False when a size given to the constructor was negative.
+    constexpr bool valid() const noexcept { return negative_dim_ == no_negative; }
     /// The size in dimension `d` (unchecked).
     constexpr std::size_t operator[](std::size_t d) const noexcept { return sizes_[d]; }
-    /// The number of work-items (the product of the sizes); 0 for an empty range.
+    /// The number of work-items (the product of the sizes); 0 for an empty range, and 0 when the
+    /// product does not fit in size_t (a launch refuses such a range).
     constexpr std::size_t total() const noexcept {
         if (dims_ == 0) {
             return 0;
         }
         std::size_t n = 1;
         for (cl_uint d = 0; d < dims_; ++d) {
+            if (sizes_[d] != 0 && n > static_cast<std::size_t>(-1) / sizes_[d]) {
+                return 0;
+            }
             n *= sizes_[d];
         }
         return n;
@@ -52,29 +59,37 @@ class NDRange {
         return dims_ == 0 ? nullptr : sizes_.data();
     }
 
-    /// "1024" or "32x32x4".
+    /// "1024" or "32x32x4"; a negative size as given.
     std::string to_string() const {
         std::string text;
         for (cl_uint d = 0; d < dims_; ++d) {
             if (d != 0) {
                 text += 'x';
             }
-            text += std::to_string(sizes_[d]);
+            text += d == negative_dim_ ? std::to_string(negative_) : std::to_string(sizes_[d]);
         }
         return dims_ == 0 ? std::string("(none)") : text;
     }
 
+    /// \private For the launch's message: the dimension of the negative size, and the size.
+    constexpr cl_uint negative_dimension() const noexcept { return negative_dim_; }
+    /// \private The negative size given for negative_dimension().
+    constexpr long long negative_size() const noexcept { return negative_; }
+
     friend constexpr bool operator==(const NDRange&, const NDRange&) = default;
 
   private:
+    static constexpr cl_uint no_negative = 3;
+
     template <std::integral I>
-    static constexpr std::size_t to_size(I size, std::size_t dimension) {
+    constexpr std::size_t to_size(I size, cl_uint dimension) noexcept {
         if constexpr (std::is_signed_v<I>) {
             if (size < 0) {
-                detail::fail(CL_INVALID_VALUE, "NDRange",
-                             detail::concat("size ", static_cast<long long>(size), " in dimension ",
-                                            dimension, " is negative"));
-                return 0;  // recorded (see OnError): the range is refused when launched
+                if (negative_dim_ == no_negative) {
+                    negative_dim_ = dimension;
+                    negative_ = static_cast<long long>(size);
+                }
+                return 0;
             }
         }
         return static_cast<std::size_t>(size);
@@ -82,6 +97,8 @@ class NDRange {
 
     std::array<std::size_t, 3> sizes_{0, 0, 0};
     cl_uint dims_ = 0;
+    cl_uint negative_dim_ = no_negative;
+    long long negative_ = 0;
 };
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

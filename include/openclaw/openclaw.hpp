@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The umbrella header: everything public in openclaw.
+// The umbrella header: everything public in openclaw, the side headers included (images, SVM,
+// pinned memory, coroutines, the binary cache, kernel signatures from source, splitting ranges
+// across devices). A unit may include less: each header includes what it needs (docs/design.md,
+// "Layers").
 
 #include <openclaw/async.hpp>
 #include <openclaw/buffer.hpp>
+#include <openclaw/cache.hpp>
 #include <openclaw/config.hpp>
 #include <openclaw/context.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
+#include <openclaw/fwd.hpp>
 #include <openclaw/image.hpp>
 #include <openclaw/kernel.hpp>
 #include <openclaw/mapping.hpp>

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, images, samplers,
-// scalars) and the compile-time rules deciding which C++ argument fits which parameter. A mismatch
-// is a static_assert whose message names the argument's index and the reason.
+// Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, scalars) and the
+// compile-time rules deciding which C++ argument fits which parameter (kernels layer). A mismatch
+// is a static_assert whose message names the argument's index and the reason. Image and sampler
+// parameters (image.hpp) and SVM arguments (svm.hpp) plug into the same rules: their descriptors
+// specialise ParamTraits, and the rules look at them only when such an argument is passed.
 
-#include <openclaw/buffer.hpp>
-#include <openclaw/image.hpp>
-#include <openclaw/svm.hpp>
+#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/fwd.hpp>
 
 #include <cstddef>
 #include <type_traits>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// `const __global T*`: the kernel reads it. Accepts ReadOnly and ReadWrite buffers of T.
 template <class T>
@@ -28,42 +29,6 @@ struct Constant {};
 /// `__local T*`: per-work-group scratch memory, sized at launch with LocalMem<T>{count}.
 template <class T>
 struct Local {};
-
-/// `read_only image2d_t` / `image3d_t` / `image2d_array_t` (Shape) of Pixel: accepts images of
-/// that shape and pixel format (any format for pixel::any) that kernels may read (ReadOnly or
-/// ReadWrite).
-template <ImageShape Shape, class Pixel>
-struct ReadImageOf {};
-/// `write_only image...`: accepts images of that shape and pixel format that kernels may write
-/// (WriteOnly or ReadWrite).
-template <ImageShape Shape, class Pixel>
-struct WriteImageOf {};
-/// `read_only image2d_t` of Pixel: accepts ReadOnly or ReadWrite Image2Ds of that format (any
-/// format for pixel::any).
-template <class Pixel>
-using ReadImage2D = ReadImageOf<ImageShape::image2d, Pixel>;
-/// `write_only image2d_t` of Pixel: accepts WriteOnly or ReadWrite Image2Ds of that format (any
-/// format for pixel::any).
-template <class Pixel>
-using WriteImage2D = WriteImageOf<ImageShape::image2d, Pixel>;
-/// `read_only image3d_t` of Pixel: accepts ReadOnly or ReadWrite Image3Ds of that format (any
-/// format for pixel::any).
-template <class Pixel>
-using ReadImage3D = ReadImageOf<ImageShape::image3d, Pixel>;
-/// `write_only image3d_t` of Pixel: accepts WriteOnly or ReadWrite Image3Ds of that format (any
-/// format for pixel::any).
-template <class Pixel>
-using WriteImage3D = WriteImageOf<ImageShape::image3d, Pixel>;
-/// `read_only image2d_array_t` of Pixel: accepts ReadOnly or ReadWrite Image2DArrays of that format
-/// (any format for pixel::any).
-template <class Pixel>
-using ReadImage2DArray = ReadImageOf<ImageShape::image2d_array, Pixel>;
-/// `write_only image2d_array_t` of Pixel: accepts WriteOnly or ReadWrite Image2DArrays of that
-/// format (any format for pixel::any).
-template <class Pixel>
-using WriteImage2DArray = WriteImageOf<ImageShape::image2d_array, Pixel>;
-/// `sampler_t`: accepts a Sampler.
-struct SamplerParam {};
 
 /// The argument for a Local<T> parameter: `count` elements of T per work-group.
 template <class T>
@@ -109,36 +74,11 @@ struct ParamTraits<Local<T>> {
     using element_type = T;
 };
 
-template <ImageShape S, class Pixel>
-struct ParamTraits<ReadImageOf<S, Pixel>> {
-    static constexpr ParamKind kind = ParamKind::image_read;
-    using element_type = Pixel;  // not an element: images are opaque to the host
-    static constexpr ImageShape shape = S;
-    using pixel_type = Pixel;
-};
-template <ImageShape S, class Pixel>
-struct ParamTraits<WriteImageOf<S, Pixel>> {
-    static constexpr ParamKind kind = ParamKind::image_write;
-    using element_type = Pixel;
-    static constexpr ImageShape shape = S;
-    using pixel_type = Pixel;
-};
-template <>
-struct ParamTraits<SamplerParam> {
-    static constexpr ParamKind kind = ParamKind::sampler;
-    using element_type = cl_uint;
-};
-
 /// True for image and sampler parameters (opaque objects, not pointers or values).
 template <class P>
 inline constexpr bool is_object_param =
     ParamTraits<P>::kind == ParamKind::image_read ||
     ParamTraits<P>::kind == ParamKind::image_write || ParamTraits<P>::kind == ParamKind::sampler;
-
-template <class A>
-inline constexpr bool is_local_mem = false;
-template <class T>
-inline constexpr bool is_local_mem<LocalMem<T>> = true;
 
 /// How a kernel uses a parameter's buffer (reads only, or may write).
 template <class P>
@@ -207,7 +147,7 @@ consteval Verdict verdict() {
             return Verdict::needs_image;
         } else if constexpr (A::shape != Traits::shape) {
             return Verdict::image_shape;
-        } else if constexpr (!std::is_same_v<typename Traits::pixel_type, pixel::any> &&
+        } else if constexpr (!Traits::any_pixel &&
                              !std::is_same_v<typename A::pixel_type, typename Traits::pixel_type>) {
             return Verdict::image_pixel;
         } else if constexpr (Traits::kind == ParamKind::image_read) {
@@ -216,9 +156,8 @@ consteval Verdict verdict() {
             return A::access_type::kernel_writes ? Verdict::ok : Verdict::image_needs_writable;
         }
     } else if constexpr (Traits::kind == ParamKind::sampler) {
-        return std::is_same_v<A, Sampler> ? Verdict::ok : Verdict::needs_sampler;
-    } else if constexpr (Traits::kind == ParamKind::scalar &&
-                         (is_image<A> || std::is_same_v<A, Sampler>)) {
+        return is_sampler<A> ? Verdict::ok : Verdict::needs_sampler;
+    } else if constexpr (Traits::kind == ParamKind::scalar && (is_image<A> || is_sampler<A>)) {
         return Verdict::scalar_got_object;
     } else if constexpr (Traits::kind == ParamKind::scalar) {
         if constexpr (is_buffer<A> || is_svm_pointer<A>) {
@@ -398,4 +337,4 @@ constexpr bool argument_fits() {
 }
 
 }  // namespace detail
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

@@ -1,24 +1,76 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // PinnedBuffer<T>: page-locked host memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped for its whole
-// life) for data that moves to and from a device often. Transfers from it run at the DMA rate
-// (55.5 GB/s on an H200, against 6.8 GB/s from pageable memory), and it is the only host memory
-// the asynchronous transfers accept, because its lifetime is the library's to control: its
-// destructor waits for the transfers that still use it.
+// life) for data that moves to and from a device often (a side header: the typed memory layer's
+// wing for asynchronous transfers). Transfers from it run at the DMA rate (55.5 GB/s on an H200,
+// against 6.8 GB/s from pageable memory), and it is the only host memory the asynchronous
+// transfers accept, because its lifetime is the library's to control: its destructor waits for
+// the transfers that still use it.
 
+#include <openclaw/detail/checked.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/queue.hpp>
 
 #include <cstddef>
-#include <limits>
 #include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
+
+namespace detail {
+
+/// The untyped part of a PinnedBuffer: the mapped buffer, the queue that unmaps it, and the
+/// events of the asynchronous transfers still using it.
+class PinnedMemory {
+  public:
+    PinnedMemory() = default;
+    /// `count` elements of `element_size` bytes in `queue`'s context, mapped; empty on failure.
+    PinnedMemory(const Queue& queue, std::size_t count, std::size_t element_size, OnError on_error);
+    PinnedMemory(const PinnedMemory&) = delete;
+    PinnedMemory& operator=(const PinnedMemory&) = delete;
+    PinnedMemory(PinnedMemory&& other) noexcept
+        : mem_(std::move(other.mem_)),
+          queue_(std::move(other.queue_)),
+          host_(std::exchange(other.host_, nullptr)),
+          bytes_(std::exchange(other.bytes_, 0)),
+          pending_(std::move(other.pending_)) {}
+    PinnedMemory& operator=(PinnedMemory&& other) noexcept {
+        if (this != &other) {
+            release();
+            mem_ = std::move(other.mem_);
+            queue_ = std::move(other.queue_);
+            host_ = std::exchange(other.host_, nullptr);
+            bytes_ = std::exchange(other.bytes_, 0);
+            pending_ = std::move(other.pending_);
+        }
+        return *this;
+    }
+    ~PinnedMemory() { release(); }
+
+    void* host() const noexcept { return host_; }
+    std::size_t bytes() const noexcept { return bytes_; }
+    cl_mem get() const noexcept { return mem_.get(); }
+
+    /// Blocks until every asynchronous transfer using this memory has completed.
+    void wait(OnError on_error);
+    /// Records an asynchronous transfer that reads or writes this memory.
+    void track(Event event);
+
+  private:
+    void release() noexcept;
+
+    Handle<cl_mem> mem_;
+    Handle<cl_command_queue> queue_;  // unmaps the memory
+    void* host_ = nullptr;
+    std::size_t bytes_ = 0;
+    std::vector<Event> pending_;
+};
+
+}  // namespace detail
 
 /// Page-locked host memory for `size()` elements of T (a CL_MEM_ALLOC_HOST_PTR buffer kept
 /// mapped), which transfers at the DMA rate and is the only memory asynchronous transfers
@@ -35,138 +87,134 @@ class PinnedBuffer {
     PinnedBuffer() = default;
 
     /// `count` elements of pinned host memory in `queue`'s context (uninitialized).
-    PinnedBuffer(const Queue& queue, std::size_t count, OnError = {}) {
-        if (count == 0 || count > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
-            detail::fail(
-                CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
-                detail::concat("pinned memory of ", count, " elements of ", sizeof(T), " bytes"));
-            return;
-        }
-        cl_int code = CL_SUCCESS;
-        mem_ = detail::Handle<cl_mem>::adopt(
-            clCreateBuffer(queue.context_handle(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-                           count * sizeof(T), nullptr, &code));
-        if (!detail::check(code, "clCreateBuffer", [&] {
-                return detail::concat("pinned memory of ", count, " elements (", count * sizeof(T),
-                                      " bytes)");
-            })) {
-            mem_.reset();
-            return;
-        }
-        queue_ = detail::Handle<cl_command_queue>::retain(queue.get());
-        void* host =
-            clEnqueueMapBuffer(queue.get(), mem_.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                               count * sizeof(T), 0, nullptr, nullptr, &code);
-        if (!detail::check(code, "clEnqueueMapBuffer", [] { return "pinned memory"; })) {
-            mem_.reset();
-            queue_.reset();
-            return;
-        }
-        data_ = static_cast<T*>(host);
-        size_ = count;
-    }
-
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-    /// Takes over `other`'s memory and pending transfers; `other` becomes empty.
-    PinnedBuffer(PinnedBuffer&& other) noexcept
-        : mem_(std::move(other.mem_)),
-          queue_(std::move(other.queue_)),
-          data_(std::exchange(other.data_, nullptr)),
-          size_(std::exchange(other.size_, 0)),
-          pending_(std::move(other.pending_)) {}
-    /// Releases this buffer (waiting for its transfers), then takes over `other`'s memory.
-    PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
-        if (this != &other) {
-            release();
-            mem_ = std::move(other.mem_);
-            queue_ = std::move(other.queue_);
-            data_ = std::exchange(other.data_, nullptr);
-            size_ = std::exchange(other.size_, 0);
-            pending_ = std::move(other.pending_);
-        }
-        return *this;
-    }
-    /// Waits for the asynchronous transfers still using the memory, then frees it.
-    ~PinnedBuffer() { release(); }
+    PinnedBuffer(const Queue& queue, std::size_t count, OnError on_error = {})
+        : memory_(queue, count, sizeof(T), on_error) {}
 
     /// The first element.
-    T* data() noexcept { return data_; }
+    T* data() noexcept { return static_cast<T*>(memory_.host()); }
     /// The first element.
-    const T* data() const noexcept { return data_; }
+    const T* data() const noexcept { return static_cast<const T*>(memory_.host()); }
     /// The number of elements.
-    std::size_t size() const noexcept { return size_; }
+    std::size_t size() const noexcept { return memory_.bytes() / sizeof(T); }
     /// size() * sizeof(T).
-    std::size_t size_bytes() const noexcept { return size_ * sizeof(T); }
+    std::size_t size_bytes() const noexcept { return memory_.bytes(); }
     /// True for an empty (default-constructed or moved-from) buffer.
-    bool empty() const noexcept { return size_ == 0; }
+    bool empty() const noexcept { return memory_.bytes() == 0; }
     /// Iterator to the first element.
-    T* begin() noexcept { return data_; }
+    T* begin() noexcept { return data(); }
     /// Iterator past the last element.
-    T* end() noexcept { return data_ + size_; }
+    T* end() noexcept { return data() + size(); }
     /// Iterator to the first element.
-    const T* begin() const noexcept { return data_; }
+    const T* begin() const noexcept { return data(); }
     /// Iterator past the last element.
-    const T* end() const noexcept { return data_ + size_; }
+    const T* end() const noexcept { return data() + size(); }
     /// Element `i` (unchecked).
-    T& operator[](std::size_t i) noexcept { return data_[i]; }
+    T& operator[](std::size_t i) noexcept { return data()[i]; }
     /// Element `i` (unchecked).
-    const T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    const T& operator[](std::size_t i) const noexcept { return data()[i]; }
     /// The memory as a std::span.
-    std::span<T> span() noexcept { return {data_, size_}; }
+    std::span<T> span() noexcept { return {data(), size()}; }
     /// The memory as a std::span of const T.
-    std::span<const T> span() const noexcept { return {data_, size_}; }
+    std::span<const T> span() const noexcept { return {data(), size()}; }
     operator std::span<T>() noexcept { return span(); }  // NOLINT: usable wherever a span is
     operator std::span<const T>() const noexcept { return span(); }  // NOLINT
 
     /// Blocks until every asynchronous transfer using this memory has completed.
-    void wait(OnError = {}) {
-        const detail::FailureWatch watch;
-        for (const Event& event : pending_) {
-            event.wait();
-            if (watch.failed()) {
-                break;
-            }
-        }
-        pending_.clear();
-    }
+    void wait(OnError on_error = {}) { memory_.wait(on_error); }
 
     /// The pinned memory object.
-    cl_mem get() const noexcept { return mem_.get(); }
+    cl_mem get() const noexcept { return memory_.get(); }
 
     /// Records an asynchronous transfer that reads or writes this memory (Buffer::*_async).
-    void track(Event event) {
-        std::erase_if(pending_, [](const Event& e) { return e.is_complete(); });
-        pending_.push_back(std::move(event));
-    }
+    void track(Event event) { memory_.track(std::move(event)); }
 
   private:
-    void release() noexcept {
-        for (const Event& event : pending_) {
-            const cl_event raw = event.get();
-            if (const cl_int code = clWaitForEvents(1, &raw); code != CL_SUCCESS) {
-                detail::report_cleanup_failure("clWaitForEvents", code);
-            }
-        }
-        pending_.clear();
-        if (data_ != nullptr) {
-            const cl_int code =
-                clEnqueueUnmapMemObject(queue_.get(), mem_.get(), data_, 0, nullptr, nullptr);
-            if (code != CL_SUCCESS) {
-                detail::report_cleanup_failure("clEnqueueUnmapMemObject", code);
-            }
-        }
-        data_ = nullptr;
-        size_ = 0;
-        mem_.reset();
-        queue_.reset();
-    }
-
-    detail::Handle<cl_mem> mem_;
-    detail::Handle<cl_command_queue> queue_;  // unmaps the memory
-    T* data_ = nullptr;
-    std::size_t size_ = 0;
-    std::vector<Event> pending_;
+    detail::PinnedMemory memory_;
 };
 
-}  // namespace openclaw
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+namespace detail {
+
+OPENCLAW_INLINE PinnedMemory::PinnedMemory(const Queue& queue, std::size_t count,
+                                           std::size_t element_size, OnError on_error) {
+    std::size_t bytes = 0;
+    if (count == 0 || !checked_mul(count, element_size, bytes)) {
+        fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
+             concat("pinned memory of ", count, " elements of ", element_size, " bytes",
+                    count == 0 ? ": it needs at least one element" : ": overflows size_t"));
+        return;
+    }
+    if (!queue) {
+        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "clCreateBuffer", "queue");
+        return;
+    }
+    cl_int code = CL_SUCCESS;
+    mem_ = Handle<cl_mem>::adopt(clCreateBuffer(
+        queue.context_handle(), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &code));
+    if (!check(code, "clCreateBuffer", on_error, [&] {
+            return concat("pinned memory of ", count, " elements (", bytes, " bytes)");
+        })) {
+        mem_.reset();
+        return;
+    }
+    queue_ = Handle<cl_command_queue>::retain(queue.get(), on_error);
+    if (!queue_) {
+        mem_.reset();
+        return;
+    }
+    void* host = clEnqueueMapBuffer(queue.get(), mem_.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                                    bytes, 0, nullptr, nullptr, &code);
+    if (!check(code, "clEnqueueMapBuffer", on_error, [] { return "pinned memory"; })) {
+        mem_.reset();
+        queue_.reset();
+        return;
+    }
+    host_ = host;
+    bytes_ = bytes;
+}
+
+OPENCLAW_INLINE void PinnedMemory::wait(OnError on_error) {
+    Relay step(on_error);
+    for (const Event& event : pending_) {
+        event.wait(step);
+        if (step.failed()) {
+            break;
+        }
+    }
+    pending_.clear();
+}
+
+OPENCLAW_INLINE void PinnedMemory::track(Event event) {
+    std::erase_if(pending_, [](const Event& e) {
+        Status unreadable;  // a failed or unreadable event is complete as far as we wait for it
+        const cl_int status = e.status(unreadable);
+        return unreadable.failed() || status == CL_COMPLETE || status < 0;
+    });
+    pending_.push_back(std::move(event));
+}
+
+OPENCLAW_INLINE void PinnedMemory::release() noexcept {
+    for (const Event& event : pending_) {
+        const cl_event raw = event.get();
+        if (const cl_int code = clWaitForEvents(1, &raw); code != CL_SUCCESS) {
+            report_cleanup_failure("clWaitForEvents", code);
+        }
+    }
+    pending_.clear();
+    if (host_ != nullptr) {
+        const cl_int code =
+            clEnqueueUnmapMemObject(queue_.get(), mem_.get(), host_, 0, nullptr, nullptr);
+        if (code != CL_SUCCESS) {
+            report_cleanup_failure("clEnqueueUnmapMemObject", code);
+        }
+    }
+    host_ = nullptr;
+    bytes_ = 0;
+    mem_.reset();
+    queue_.reset();
+}
+
+}  // namespace detail
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+OPENCLAW_END_NAMESPACE

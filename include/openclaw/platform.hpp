@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Platform: one installed OpenCL implementation (an ICD), e.g. NVIDIA CUDA or PoCL.
-// Platforms have no reference count; a Platform is a plain value.
+// Platform: one installed OpenCL implementation (an ICD), e.g. NVIDIA CUDA or PoCL (objects
+// layer). Platforms have no reference count; a Platform is a plain value. Platform::devices() is
+// defined in device.hpp, which completes Device.
 
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/error.hpp>
+#include <openclaw/fwd.hpp>
 
 #include <compare>
 #include <cstddef>
@@ -13,9 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace openclaw {
-
-class Device;
+OPENCLAW_BEGIN_NAMESPACE
 
 /// Kinds of device, as clGetDeviceIDs filters them.
 enum class DeviceType : cl_device_type {
@@ -89,24 +89,28 @@ class Platform {
         : handle_(detail::Handle<cl_platform_id>::adopt(id)) {}
 
     /// Every installed platform; empty (not an error) when no OpenCL driver (ICD) is installed.
-    static std::vector<Platform> list(OnError = {});
+    static std::vector<Platform> list(OnError on_error = {});
 
-    /// The platform's devices of `type`; empty when it has none of that type.
-    std::vector<Device> devices(DeviceType type = DeviceType::all, OnError = {}) const;
+    /// The platform's devices of `type`; empty when it has none of that type (device.hpp).
+    std::vector<Device> devices(DeviceType type = DeviceType::all, OnError on_error = {}) const;
 
     /// CL_PLATFORM_NAME, e.g. "Portable Computing Language".
-    std::string name(OnError = {}) const { return info<CL_PLATFORM_NAME>(); }
+    std::string name(OnError on_error = {}) const { return info<CL_PLATFORM_NAME>(on_error); }
     /// CL_PLATFORM_VENDOR.
-    std::string vendor(OnError = {}) const { return info<CL_PLATFORM_VENDOR>(); }
+    std::string vendor(OnError on_error = {}) const { return info<CL_PLATFORM_VENDOR>(on_error); }
     /// The full version string, e.g. "OpenCL 3.0 CUDA 12.8.90".
-    std::string version_string(OnError = {}) const { return info<CL_PLATFORM_VERSION>(); }
+    std::string version_string(OnError on_error = {}) const {
+        return info<CL_PLATFORM_VERSION>(on_error);
+    }
     /// The OpenCL version the platform implements, parsed from version_string().
-    Version version(OnError = {}) const { return detail::parse_version(version_string()); }
+    Version version(OnError on_error = {}) const {
+        return detail::parse_version(version_string(on_error));
+    }
 
     /// Typed clGetPlatformInfo: info<CL_PLATFORM_NAME>() is a std::string.
     template <cl_platform_info Param>
-    detail::info_t<cl_platform_id, Param> info(OnError = {}) const {
-        return detail::get_info<cl_platform_id, Param>(get());
+    detail::info_t<cl_platform_id, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_platform_id, Param>(on_error, get());
     }
 
     /// The raw cl_platform_id (null when empty).
@@ -118,7 +122,7 @@ class Platform {
 };
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE std::vector<Platform> Platform::list(OnError) {
+OPENCLAW_INLINE std::vector<Platform> Platform::list(OnError on_error) {
     cl_uint count = 0;
     const cl_int code = clGetPlatformIDs(0, nullptr, &count);
     if (code == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */ ||
@@ -126,8 +130,8 @@ OPENCLAW_INLINE std::vector<Platform> Platform::list(OnError) {
         return {};
     }
     std::vector<cl_platform_id> ids(count);
-    if (!detail::check(code, "clGetPlatformIDs") ||
-        !detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs")) {
+    if (!detail::check(code, "clGetPlatformIDs", on_error) ||
+        !detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs", on_error)) {
         return {};
     }
     std::vector<Platform> platforms;
@@ -139,8 +143,4 @@ OPENCLAW_INLINE std::vector<Platform> Platform::list(OnError) {
 }
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
-}  // namespace openclaw
-
-// Platform::devices() needs the complete Device; device.hpp defines it and includes this file
-// first, so either include order yields both classes and the member's body.
-#include <openclaw/device.hpp>
+OPENCLAW_END_NAMESPACE

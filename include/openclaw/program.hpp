@@ -1,26 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Program: OpenCL C source (or binaries, or SPIR-V) built for every device of a context, with
-// BuildOptions as a value type. A failed build reports BuildError carrying each device's log; a
-// successful build keeps its logs (warnings) readable and its binary in the BinaryCache.
-// Kernels come from program.kernel<Params...>("name") (typed by hand),
-// program.kernel<source, "name">() (typed by the source's declaration) or program.kernel("name")
-// (checked at run time); each is made once per program and name, and handed out as copies.
+// BuildOptions as a value type (kernels layer: a program makes kernels, so it sits above them). A
+// failed build reports BuildError carrying each device's log; a successful build keeps its logs
+// (warnings) readable. Kernels come from program.kernel<Params...>("name") (typed by hand),
+// program.kernel<source, "name">() (typed by the source's declaration: signature.hpp) or
+// program.kernel("name") (checked at run time); each is made once per program and name, and
+// handed out as copies. The on-disk binary cache (cache.hpp) plugs in when it is included.
 
-#include <openclaw/cache.hpp>
 #include <openclaw/context.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/device.hpp>
+#include <openclaw/fwd.hpp>
+#include <openclaw/kernel.hpp>
 
-#include <algorithm>
+#include <atomic>
 #include <charconv>
-#include <cmath>
-#include <concepts>
+#include <cstddef>
 #include <initializer_list>
+#include <limits>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,19 +29,21 @@
 #include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
-template <class... Params>
-class Kernel;
-class DynamicKernel;
-class Program;
-template <std::size_t N>
-struct FixedString;
+/// A program binary of one device, as clGetProgramInfo(CL_PROGRAM_BINARIES) returns it.
+using Binary = std::vector<unsigned char>;
 
 namespace detail {
 // `auto`, not FixedString: clang 14 rejects redeclarations with a class template placeholder.
-template <const auto& Source, auto Name>
-struct SourceKernel;
+// Without <openclaw/signature.hpp>, which specialises it, program.kernel<source, "name">() says so.
+template <const auto& Source, auto Name, class = void>
+struct SourceKernel {
+    static_assert(sizeof(Name) == 0,
+                  "program.kernel<source, name>(): include <openclaw/signature.hpp> to type "
+                  "kernels from their OpenCL C source");
+    using type = DynamicKernel;
+};
 }  // namespace detail
 
 /// The OpenCL C version a program is compiled as when its options name none (-cl-std).
@@ -81,8 +84,8 @@ class BuildOptions {
     }
 
     /// -D name: defines the macro `name` (as 1).
-    BuildOptions& define(std::string_view name, OnError = {}) {
-        if (valid_macro_name(name)) {
+    BuildOptions& define(std::string_view name, OnError on_error = {}) {
+        if (valid_macro_name(name, on_error)) {
             add(detail::concat("-D", name));
         }
         return *this;
@@ -94,12 +97,12 @@ class BuildOptions {
     /// spaces). A value no driver can be handed (a double quote, a line break, a NaN or an
     /// infinity) fails with CL_INVALID_BUILD_OPTIONS.
     template <class T>
-    BuildOptions& define(std::string_view name, const T& value, OnError = {}) {
+    BuildOptions& define(std::string_view name, const T& value, OnError on_error = {}) {
         static_assert(std::is_arithmetic_v<T> || std::is_convertible_v<const T&, std::string_view>,
                       "BuildOptions::define: the value must be a number, a bool or a string");
         static_assert(!std::is_same_v<T, long double>,
                       "BuildOptions::define: OpenCL C has no long double");
-        if (!valid_macro_name(name)) {
+        if (!valid_macro_name(name, on_error)) {
             return *this;
         }
         std::string text;
@@ -108,9 +111,10 @@ class BuildOptions {
         } else if constexpr (std::is_integral_v<T>) {
             text = std::to_string(value);
         } else if constexpr (std::is_floating_point_v<T>) {
-            if (!std::isfinite(value)) {
+            if (!(value == value) || value == std::numeric_limits<T>::infinity() ||
+                value == -std::numeric_limits<T>::infinity()) {
                 detail::fail(
-                    CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
+                    on_error, CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
                     detail::concat("macro ", name, ": ", value, " has no OpenCL C literal"));
                 return *this;
             }
@@ -126,7 +130,7 @@ class BuildOptions {
         } else {
             text = std::string(std::string_view(value));
             if (text.find_first_of("\"\n\r") != std::string::npos) {
-                detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
+                detail::fail(on_error, CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
                              detail::concat("macro ", name, ": the value \"", text,
                                             "\" holds a double quote or a line break, which "
                                             "drivers' option parsers cannot take"));
@@ -141,9 +145,9 @@ class BuildOptions {
 
     /// -I dir: a directory searched for `#include` files (quoted when it holds spaces; PoCL before
     /// 4.0 cannot take such a path at all, its option parser turns the quotes into spaces).
-    BuildOptions& include_directory(std::string_view directory, OnError = {}) {
+    BuildOptions& include_directory(std::string_view directory, OnError on_error = {}) {
         if (directory.empty() || directory.find_first_of("\"\n\r") != std::string_view::npos) {
-            detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::include_directory",
+            detail::fail(on_error, CL_INVALID_BUILD_OPTIONS, "BuildOptions::include_directory",
                          detail::concat("\"", directory, "\" is ",
                                         directory.empty() ? "empty"
                                                           : "not a path drivers can take (a "
@@ -157,10 +161,10 @@ class BuildOptions {
     }
 
     /// -cl-std=CLx.y: compiles as OpenCL C 1.1, 1.2, 2.0 or 3.0.
-    BuildOptions& language(Version version, OnError = {}) {
+    BuildOptions& language(Version version, OnError on_error = {}) {
         if (version != Version{1, 1} && version != Version{1, 2} && version != Version{2, 0} &&
             version != Version{3, 0}) {
-            detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::language",
+            detail::fail(on_error, CL_INVALID_BUILD_OPTIONS, "BuildOptions::language",
                          detail::concat("OpenCL C ", version.major, '.', version.minor,
                                         " is not 1.1, 1.2, 2.0 or 3.0"));
             return *this;
@@ -261,70 +265,37 @@ class BuildOptions {
     }
 
     /// The binary cache Program::build reads and writes: `BinaryCache{}` turns caching off,
-    /// `BinaryCache{dir}` uses `dir`. Without this call: BinaryCache::user_default().
-    BuildOptions& cache(BinaryCache cache) {
-        cache_ = std::move(cache);
-        cache_chosen_ = true;
-        return *this;
-    }
+    /// `BinaryCache{dir}` uses `dir`. Without this call: BinaryCache::user_default(). Needs
+    /// <openclaw/cache.hpp>.
+    BuildOptions& cache(const BinaryCache& cache);
     /// The cache Program::build will use: the one given to cache(), else
-    /// BinaryCache::user_default().
-    const BinaryCache& binary_cache() const {
-        return cache_chosen_ ? cache_ : BinaryCache::user_default();
+    /// BinaryCache::user_default(), which the environment decides (needs <openclaw/cache.hpp>).
+    const BinaryCache& binary_cache() const;
+    /// True when cache() chose a cache (or chose none) for these options.
+    bool chooses_cache() const noexcept {
+        return static_cast<bool>(cache_);
     }
 
     /// The options as clBuildProgram receives them from Program::build for `devices`: these,
     /// then -cl-std=CLx.y (unless a version is named or LanguageVersion::compiler_default is
     /// chosen: the highest OpenCL C version every device accepts, from 1.1 up), then
-    /// -cl-kernel-arg-info (see kernel_arg_info).
-    BuildOptions for_devices(std::span<const Device> devices, OnError = {}) const {
-        BuildOptions out = *this;
-        if (language_ == LanguageVersion::highest && !contains("-cl-std=")) {
-            const Version version = highest_common_language(devices);
-            if (version >= Version{1, 1}) {
-                out.add(detail::concat("-cl-std=CL", version.major, '.', version.minor));
-            }
-        }
-        if (adds_kernel_arg_info() && !contains("-cl-kernel-arg-info")) {
-            // -cl-kernel-arg-info exists since OpenCL 1.2; older compilers would refuse it.
-            bool all = true;
-            for (const Device& device : devices) {
-                all = all && device.version() >= Version{1, 2};
-            }
-            if (all) {
-                out.add("-cl-kernel-arg-info");
-            }
-        }
-        return out;
-    }
+    /// -cl-kernel-arg-info (see kernel_arg_info). Call str() on the result for the text.
+    BuildOptions for_devices(std::span<const Device> devices, OnError on_error = {}) const;
 
     /// The highest OpenCL C version every device of `devices` accepts; {0, 0} if they share none.
-    static Version highest_common_language(std::span<const Device> devices) {
-        std::vector<Version> common;
-        for (std::size_t i = 0; i < devices.size(); ++i) {
-            const std::vector<Version> accepted = devices[i].opencl_c_versions();
-            if (i == 0) {
-                common = accepted;
-            } else {
-                std::erase_if(common, [&](Version v) {
-                    return std::find(accepted.begin(), accepted.end(), v) == accepted.end();
-                });
-            }
-        }
-        return common.empty() ? Version{} : *std::max_element(common.begin(), common.end());
-    }
+    static Version highest_common_language(std::span<const Device> devices, OnError on_error = {});
 
   private:
     enum class ArgInfo : unsigned char { by_default, on, off };
 
-    static bool valid_macro_name(std::string_view name) {
+    static bool valid_macro_name(std::string_view name, OnError on_error) {
         bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
         for (char c : name) {
             ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                         (c >= '0' && c <= '9') || c == '_');
         }
         if (!ok) {
-            detail::fail(CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
+            detail::fail(on_error, CL_INVALID_BUILD_OPTIONS, "BuildOptions::define",
                          detail::concat("\"", name,
                                         "\" is not a macro name (letters, digits and "
                                         "_, not starting with a digit)"));
@@ -335,8 +306,7 @@ class BuildOptions {
     std::string text_;
     ArgInfo arg_info_ = ArgInfo::by_default;
     LanguageVersion language_ = LanguageVersion::highest;
-    bool cache_chosen_ = false;
-    BinaryCache cache_;
+    std::shared_ptr<const BinaryCache> cache_;  // set by cache(): the cache of these options
 };
 
 namespace detail {
@@ -357,16 +327,16 @@ struct ProgramFlags {
         return {allows_non_uniform_groups(options), options.contains("-cl-kernel-arg-info")};
     }
     /// As of(options), with non-uniform work-groups only where every device can run them.
-    static ProgramFlags of(const BuildOptions& options, const std::vector<Device>& devices) {
+    static ProgramFlags of(const BuildOptions& options, const std::vector<Device>& devices,
+                           OnError on_error) {
         ProgramFlags flags = of(options);
         for (const Device& device : devices) {
-            flags.non_uniform_groups = flags.non_uniform_groups && device.non_uniform_work_groups();
+            flags.non_uniform_groups =
+                flags.non_uniform_groups && device.non_uniform_work_groups(on_error);
         }
         return flags;
     }
 };
-
-struct KernelDescription;  // kernel.hpp: what the driver says about one kernel
 
 /// A kernel made once per program and name. The prototype is never handed out (its arguments
 /// stay unset); requests get clones of it, which have their own argument values.
@@ -388,17 +358,23 @@ struct ProgramState {
     std::vector<CachedKernel> kernels;
 };
 
-/// A kernel made for a request, with its shared description (kernel.hpp).
-struct MadeKernel;
-OPENCLAW_INLINE MadeKernel make_kernel(const Program& program, std::string_view name);
-
 /// True when a device's build failed in the driver's assembler (NVIDIA's ptxas) rather than on
 /// the source: the front end accepted the program and the compiler's own output was refused.
-inline bool assembler_failed(const std::vector<BuildLog>& logs) {
-    return std::any_of(logs.begin(), logs.end(), [](const BuildLog& log) {
-        return log.status == CL_BUILD_ERROR && log.log.find("ptxas") != std::string::npos;
-    });
-}
+bool assembler_failed(const std::vector<BuildLog>& logs);
+
+/// What the binary cache (cache.hpp) plugs into Program::build when a unit of the program includes
+/// it; nullptr otherwise. `load` returns a program built from a cache entry, or an empty one and,
+/// in `key`, what `store` needs to keep the program that the build then makes.
+struct BuildCache {
+    Program (*load)(const Context& context, std::string_view source, const BuildOptions& options,
+                    const BuildOptions& effective, const std::vector<Device>& devices,
+                    std::shared_ptr<const void>& key);
+    void (*store)(const Program& program, const BuildOptions& options,
+                  const std::shared_ptr<const void>& key);
+};
+OPENCLAW_PROCESS_STATE std::atomic<const BuildCache*> build_cache OPENCLAW_INITIALIZED_AS(nullptr);
+
+struct ProgramAccess;
 
 }  // namespace detail
 
@@ -409,11 +385,12 @@ class Program {
     Program() = default;
 
     /// Compiles and links `source` for every device of `context`, with `options` plus -cl-std
-    /// and -cl-kernel-arg-info (see BuildOptions::for_devices). A binary cache entry of the same
-    /// build, when there is one, is loaded instead (see BinaryCache). Fails with BuildError,
-    /// carrying every device's log, if the build fails on any device.
+    /// and -cl-kernel-arg-info (see BuildOptions::for_devices). With <openclaw/cache.hpp> in the
+    /// program, a binary cache entry of the same build, when there is one, is loaded instead (see
+    /// BinaryCache). Fails with BuildError, carrying every device's log, if the build fails on
+    /// any device.
     [[nodiscard]] static Program build(const Context& context, std::string_view source,
-                                       const BuildOptions& options = {}, OnError = {});
+                                       const BuildOptions& options = {}, OnError on_error = {});
 
     /// A program from binaries (one per device of `context`, in the context's device order, as
     /// binaries() returns them), built with `options`. Pass the options the binaries were
@@ -421,39 +398,34 @@ class Program {
     /// non-uniform work-groups and are checked against the driver's parameter description.
     [[nodiscard]] static Program from_binaries(const Context& context,
                                                std::span<const Binary> binaries,
-                                               const BuildOptions& options = {}, OnError = {});
+                                               const BuildOptions& options = {},
+                                               OnError on_error = {});
 
     /// A program from an intermediate language (SPIR-V) module, built with `options`. Every
     /// device must accept an IL (Device::il_version(): OpenCL 2.1 or later, and not PoCL 3.1 or
     /// NVIDIA's driver): otherwise it fails with CL_INVALID_OPERATION naming the device, and
     /// clCreateProgramWithIL is not called.
     [[nodiscard]] static Program from_il(const Context& context, std::span<const unsigned char> il,
-                                         const BuildOptions& options = {}, OnError = {});
+                                         const BuildOptions& options = {}, OnError on_error = {});
 
     /// Takes ownership of a built program (also if this fails).
-    [[nodiscard]] static Program adopt(cl_program raw, OnError = {}) {
-        auto handle = detail::Handle<cl_program>::adopt(raw);
-        const detail::ProgramFlags flags = flags_of(raw);
-        return Program(std::move(handle), flags);
+    [[nodiscard]] static Program adopt(cl_program raw, OnError on_error = {}) {
+        return of(detail::Handle<cl_program>::adopt(raw), on_error);
     }
     /// Shares `raw` (retains it); it must be built.
-    [[nodiscard]] static Program retain(cl_program raw, OnError = {}) {
-        auto handle = detail::Handle<cl_program>::retain(raw);
-        if (!handle) {
-            return {};
-        }
-        const detail::ProgramFlags flags = flags_of(raw);
-        return Program(std::move(handle), flags);
+    [[nodiscard]] static Program retain(cl_program raw, OnError on_error = {}) {
+        return of(detail::Handle<cl_program>::retain(raw, on_error), on_error);
     }
 
     /// A typed kernel: Kernel<In<float>, Out<float>, cl_uint> k = program.kernel<...>("name").
     /// Fails if no kernel has that name (listing those that exist), if its parameter count
     /// differs from the declaration, or (with arg info) if a parameter differs from the driver's
     /// description of it. The program makes each kernel once and hands out copies of it with
-    /// their own argument values (clCloneKernel; see docs/programs.md).
+    /// their own argument values (clCloneKernel; see docs/programs.md). The same as
+    /// `Kernel<Params...>(program, name)`.
     template <class... Params>
-    [[nodiscard]] Kernel<Params...> kernel(std::string_view name, OnError = {}) const {
-        return Kernel<Params...>(*this, name);
+    [[nodiscard]] Kernel<Params...> kernel(std::string_view name, OnError on_error = {}) const {
+        return Kernel<Params...>(*this, name, on_error);
     }
 
     /// The kernel Name of Source, typed by its declaration in Source: with
@@ -461,48 +433,37 @@ class Program {
     /// header from openclaw_embed_kernels), program.kernel<source, "add">() is the Kernel<...>
     /// that the hand-written form would declare. Source must be a constant with static storage
     /// convertible to std::string_view; a signature openclaw cannot read is a compile error
-    /// naming the kernel, the parameter and the position.
+    /// naming the kernel, the parameter and the position. Needs <openclaw/signature.hpp>.
     template <const auto& Source, FixedString Name>
-    [[nodiscard]] typename detail::SourceKernel<Source, Name>::type kernel(OnError = {}) const {
-        return typename detail::SourceKernel<Source, Name>::type(*this, Name.view());
+    [[nodiscard]] typename detail::SourceKernel<Source, Name>::type kernel(
+        OnError on_error = {}) const {
+        return typename detail::SourceKernel<Source, Name>::type(*this, Name.view(), on_error);
     }
 
     /// A kernel without a C++ signature, whose set_args is checked at run time.
-    [[nodiscard]] DynamicKernel kernel(std::string_view name, OnError = {}) const;
+    [[nodiscard]] DynamicKernel kernel(std::string_view name, OnError on_error = {}) const {
+        return DynamicKernel(*this, name, on_error);
+    }
 
     /// The names of the program's kernels.
-    std::vector<std::string> kernel_names(OnError = {}) const;
+    std::vector<std::string> kernel_names(OnError on_error = {}) const;
 
     /// The devices the program was built for (CL_PROGRAM_DEVICES).
-    std::vector<Device> devices(OnError = {}) const {
-        std::vector<Device> devices;
-        for (cl_device_id id : info<CL_PROGRAM_DEVICES>()) {
-            devices.push_back(Device::retain(id));
-        }
-        return devices;
-    }
+    std::vector<Device> devices(OnError on_error = {}) const;
     /// The program's context (CL_PROGRAM_CONTEXT), retained.
-    Context context(OnError = {}) const { return Context::retain(info<CL_PROGRAM_CONTEXT>()); }
+    Context context(OnError on_error = {}) const {
+        return Context::retain(info<CL_PROGRAM_CONTEXT>(on_error), on_error);
+    }
 
     /// The program's binary for each of its devices (in devices() order): what from_binaries
     /// takes back, e.g. in another process.
-    std::vector<Binary> binaries(OnError = {}) const;
+    std::vector<Binary> binaries(OnError on_error = {}) const;
 
     /// The compiler's output for `device`: warnings after a successful build. For a program
     /// loaded from the binary cache, the log of the build that made the entry.
-    std::string build_log(const Device& device, OnError = {}) const {
-        if (state_ && state_->from_cache) {
-            const auto ids = info<CL_PROGRAM_DEVICES>();
-            for (std::size_t i = 0; i < ids.size() && i < state_->cached_logs.size(); ++i) {
-                if (ids[i] == device.get()) {
-                    return state_->cached_logs[i];
-                }
-            }
-        }
-        return build_info<CL_PROGRAM_BUILD_LOG>(device);
-    }
+    std::string build_log(const Device& device, OnError on_error = {}) const;
     /// Every device's build status and log.
-    std::vector<BuildLog> build_logs(OnError = {}) const;
+    std::vector<BuildLog> build_logs(OnError on_error = {}) const;
 
     /// True when the program was loaded from the binary cache instead of being compiled.
     bool loaded_from_cache() const noexcept { return state_ && state_->from_cache; }
@@ -515,14 +476,14 @@ class Program {
 
     /// Any clGetProgramInfo parameter, with its C++ type from openclaw's info table.
     template <cl_program_info Param>
-    detail::info_t<cl_program, Param> info(OnError = {}) const {
-        return detail::get_info<cl_program, Param>(get());
+    detail::info_t<cl_program, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_program, Param>(on_error, get());
     }
     /// Any clGetProgramBuildInfo parameter for `device`, typed.
     template <cl_program_build_info Param>
     detail::info_t<detail::ProgramBuildInfo, Param> build_info(const Device& device,
-                                                               OnError = {}) const {
-        return detail::get_info<detail::ProgramBuildInfo, Param>(get(), device.get());
+                                                               OnError on_error = {}) const {
+        return detail::get_info<detail::ProgramBuildInfo, Param>(on_error, get(), device.get());
     }
 
     /// The raw cl_program (not retained; null when empty).
@@ -534,38 +495,22 @@ class Program {
     }
 
   private:
-    friend detail::MadeKernel detail::make_kernel(const Program&, std::string_view);
+    friend struct detail::ProgramAccess;
+    friend detail::MadeKernel detail::make_kernel(const Program&, std::string_view, OnError);
 
     Program(detail::Handle<cl_program> handle, detail::ProgramFlags flags)
         : handle_(std::move(handle)), state_(std::make_shared<detail::ProgramState>()) {
         state_->flags = flags;
     }
 
-    static detail::ProgramFlags flags_of(cl_program raw) {
-        const auto ids = detail::get_info<cl_program, CL_PROGRAM_DEVICES>(raw);
-        if (ids.empty()) {
-            return {};
-        }
-        std::vector<Device> devices;
-        for (cl_device_id id : ids) {
-            devices.push_back(Device::retain(id));
-        }
-        return detail::ProgramFlags::of(
-            BuildOptions(detail::get_info<detail::ProgramBuildInfo, CL_PROGRAM_BUILD_OPTIONS>(
-                raw, ids.front())),
-            devices);
-    }
+    // A program of a raw handle: its flags read from its build options and devices.
+    static Program of(detail::Handle<cl_program> handle, OnError on_error);
 
+    // clCreateProgramWithBinary for `devices`, one binary each.
     static detail::Handle<cl_program> create_with_binaries(const Context& context,
                                                            const std::vector<Device>& devices,
-                                                           std::span<const Binary> binaries);
-
-    // A cache entry as a built program, or an empty one when the driver refuses it (reported to
-    // nobody: the caller compiles the source instead).
-    static Program load_cached(const Context& context, const std::vector<Device>& devices,
-                               const detail::CachedBuild& entry, const BuildOptions& effective);
-
-    void store_in(const BinaryCache& cache, const detail::CacheKey& key) const;
+                                                           std::span<const Binary> binaries,
+                                                           OnError on_error);
 
     static bool added_arg_info(const BuildOptions& options, const BuildOptions& effective) {
         return !options.contains("-cl-kernel-arg-info") &&
@@ -577,64 +522,132 @@ class Program {
         std::vector<BuildLog> logs;
         std::string unavailable_why;
     };
-
-    [[gnu::noinline, gnu::cold]] FailedBuild failed_build() const {
-        // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers), or reading them
-        // fails too: the build's own code is still the error, and the message says why no log.
-        FailedBuild result;
-        Status unavailable;
-        const OnError quiet(unavailable);
-        result.logs = build_logs();
-        if (unavailable.failed()) {
-            result.logs.clear();
-            result.unavailable_why = unavailable.what();
-        }
-        return result;
-    }
-
+    [[gnu::cold]] FailedBuild failed_build() const;
     [[gnu::cold]] void build_failed(cl_int code, const BuildOptions& options,
-                                    const BuildOptions& effective, FailedBuild why) const;
+                                    const BuildOptions& effective, FailedBuild why,
+                                    OnError on_error) const;
 
     detail::Handle<cl_program> handle_;
     std::shared_ptr<detail::ProgramState> state_;
 };
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view source,
-                                       const BuildOptions& options, OnError) {
-    if (source.empty()) {
-        detail::fail(CL_INVALID_VALUE, "clCreateProgramWithSource", "the source is empty");
-        return {};
+namespace detail {
+/// What the binary cache needs of a program beyond its public face.
+struct ProgramAccess {
+    static Program make(Handle<cl_program> handle, const BuildOptions& effective,
+                        const std::vector<Device>& devices, std::vector<std::string> logs,
+                        OnError on_error) {
+        Program program(std::move(handle), ProgramFlags::of(effective, devices, on_error));
+        program.state_->from_cache = true;
+        program.state_->cached_logs = std::move(logs);
+        return program;
     }
-    const detail::FailureWatch watch;
-    const std::vector<Device> devices = context.devices();
-    const BuildOptions effective = options.for_devices(devices);
-    const BinaryCache& cache = options.binary_cache();
-    std::optional<detail::CacheKey> key;
-    if (!watch.failed() && cache.enabled()) {
-        key = cache.key(source, effective.str(), effective.include_directories(), devices);
-        if (key) {
-            if (auto entry = cache.load(*key, devices.size())) {
-                if (Program cached = load_cached(context, devices, *entry, effective)) {
-                    return cached;
-                }
-                cache.reject();  // the driver refused it: compile, and replace the entry
-            }
+    static Handle<cl_program> create_with_binaries(const Context& context,
+                                                   const std::vector<Device>& devices,
+                                                   std::span<const Binary> binaries,
+                                                   OnError on_error) {
+        return Program::create_with_binaries(context, devices, binaries, on_error);
+    }
+};
+}  // namespace detail
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE BuildOptions BuildOptions::for_devices(std::span<const Device> devices,
+                                                       OnError on_error) const {
+    BuildOptions out = *this;
+    if (language_ == LanguageVersion::highest && !contains("-cl-std=")) {
+        const Version version = highest_common_language(devices, on_error);
+        if (version >= Version{1, 1}) {
+            out.add(detail::concat("-cl-std=CL", version.major, '.', version.minor));
         }
     }
-    if (watch.failed()) {
+    if (adds_kernel_arg_info() && !contains("-cl-kernel-arg-info")) {
+        // -cl-kernel-arg-info exists since OpenCL 1.2; older compilers would refuse it.
+        bool all = true;
+        for (const Device& device : devices) {
+            all = all && device.version(on_error) >= Version{1, 2};
+        }
+        if (all) {
+            out.add("-cl-kernel-arg-info");
+        }
+    }
+    return out;
+}
+
+OPENCLAW_INLINE Version BuildOptions::highest_common_language(std::span<const Device> devices,
+                                                              OnError on_error) {
+    std::vector<Version> common;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        const std::vector<Version> accepted = devices[i].opencl_c_versions(on_error);
+        if (i == 0) {
+            common = accepted;
+            continue;
+        }
+        std::vector<Version> kept;
+        for (const Version v : common) {
+            for (const Version w : accepted) {
+                if (v == w) {
+                    kept.push_back(v);
+                    break;
+                }
+            }
+        }
+        common = std::move(kept);
+    }
+    Version highest;
+    for (const Version v : common) {
+        highest = v > highest ? v : highest;
+    }
+    return highest;
+}
+
+namespace detail {
+OPENCLAW_INLINE bool assembler_failed(const std::vector<BuildLog>& logs) {
+    for (const BuildLog& log : logs) {
+        if (log.status == CL_BUILD_ERROR && log.log.find("ptxas") != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+}  // namespace detail
+
+OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view source,
+                                       const BuildOptions& options, OnError on_error) {
+    if (source.empty()) {
+        detail::fail(on_error, CL_INVALID_VALUE, "clCreateProgramWithSource",
+                     "the source is empty");
         return {};
+    }
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateProgramWithSource", "context");
+        return {};
+    }
+    detail::Relay step(on_error);
+    const std::vector<Device> devices = context.devices(step);
+    const BuildOptions effective = options.for_devices(devices, step);
+    if (step.failed()) {
+        return {};
+    }
+    std::shared_ptr<const void> cache_key;
+    if (const detail::BuildCache* cache = detail::build_cache.load(std::memory_order_acquire)) {
+        if (Program cached = cache->load(context, source, options, effective, devices, cache_key)) {
+            return cached;
+        }
     }
     const char* text = source.data();
     const std::size_t length = source.size();
     cl_int code = CL_SUCCESS;
     cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
-    if (!detail::check(code, "clCreateProgramWithSource",
+    if (!detail::check(code, "clCreateProgramWithSource", on_error,
                        [&] { return detail::concat(length, " characters of source"); })) {
         return {};
     }
     auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
-    Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
+    Program program(std::move(handle), detail::ProgramFlags::of(effective, devices, step));
+    if (step.failed()) {
+        return {};
+    }
     code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
     if (code != CL_SUCCESS) {
         FailedBuild failed = program.failed_build();
@@ -646,84 +659,100 @@ OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view 
             // that need no driver description; kernel_arg_info() says false).
             BuildOptions without = options;
             without.kernel_arg_info(false);
-            return build(context, source, without);
+            return build(context, source, without, on_error);
         }
-        program.build_failed(code, options, effective, std::move(failed));
+        program.build_failed(code, options, effective, std::move(failed), on_error);
         return {};
     }
-    if (key) {
-        program.store_in(cache, *key);
+    if (cache_key) {
+        detail::build_cache.load(std::memory_order_acquire)->store(program, options, cache_key);
     }
     return program;
 }
 
 OPENCLAW_INLINE Program Program::from_binaries(const Context& context,
                                                std::span<const Binary> binaries,
-                                               const BuildOptions& options, OnError) {
-    const detail::FailureWatch watch;
-    const std::vector<Device> devices = context.devices();
-    if (watch.failed()) {
+                                               const BuildOptions& options, OnError on_error) {
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateProgramWithBinary", "context");
         return {};
     }
-    auto handle = create_with_binaries(context, devices, binaries);
+    detail::Relay step(on_error);
+    const std::vector<Device> devices = context.devices(step);
+    if (step.failed()) {
+        return {};
+    }
+    auto handle = create_with_binaries(context, devices, binaries, on_error);
     if (!handle) {
         return {};
     }
-    Program program(std::move(handle), detail::ProgramFlags::of(options, devices));
+    Program program(std::move(handle), detail::ProgramFlags::of(options, devices, step));
+    if (step.failed()) {
+        return {};
+    }
     const cl_int code =
         clBuildProgram(program.get(), 0, nullptr, options.str().c_str(), nullptr, nullptr);
     if (code != CL_SUCCESS) {
-        program.build_failed(code, options, options, program.failed_build());
+        program.build_failed(code, options, options, program.failed_build(), on_error);
         return {};
     }
     return program;
 }
 
 OPENCLAW_INLINE Program Program::from_il(const Context& context, std::span<const unsigned char> il,
-                                         const BuildOptions& options, OnError) {
+                                         const BuildOptions& options, OnError on_error) {
     constexpr const char* call = "clCreateProgramWithIL";
     if (il.size() < 20 || il.size() % 4 != 0) {
-        detail::fail(CL_INVALID_VALUE, call,
+        detail::fail(on_error, CL_INVALID_VALUE, call,
                      detail::concat("an IL module of ", il.size(),
                                     " bytes: SPIR-V is a sequence of 32-bit words with a "
                                     "5-word header"));
         return {};
     }
-    const detail::FailureWatch watch;
-    const std::vector<Device> devices = context.devices();
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
+        return {};
+    }
+    detail::Relay step(on_error);
+    const std::vector<Device> devices = context.devices(step);
     for (const Device& device : devices) {
-        if (device.il_version().empty() && !watch.failed()) {
-            const Platform platform = device.platform();
-            detail::fail(
-                CL_INVALID_OPERATION, call,
-                detail::concat("device \"", device.name(), "\" (platform \"", platform.name(),
-                               "\", ", platform.version_string(),
-                               ") accepts no intermediate language: CL_DEVICE_IL_VERSION is ",
-                               "empty or unknown (it exists from OpenCL 2.1 on",
-                               CL_TARGET_OPENCL_VERSION < 210
-                                   ? ", and openclaw was compiled for an older OpenCL"
-                                   : "",
-                               "); build from OpenCL C source or from binaries instead"));
+        if (device.il_version(step).empty() && !step.failed()) {
+            detail::fail(on_error, CL_INVALID_OPERATION, call,
+                         detail::describe_safely([&](OnError quiet) {
+                             const Platform platform = device.platform(quiet);
+                             return detail::concat(
+                                 "device \"", device.name(quiet), "\" (platform \"",
+                                 platform.name(quiet), "\", ", platform.version_string(quiet),
+                                 ") accepts no intermediate language: CL_DEVICE_IL_VERSION is ",
+                                 "empty or unknown (it exists from OpenCL 2.1 on",
+                                 CL_TARGET_OPENCL_VERSION < 210
+                                     ? ", and openclaw was compiled for an older OpenCL"
+                                     : "",
+                                 "); build from OpenCL C source or from binaries instead");
+                         }));
             return {};
         }
     }
-    if (watch.failed()) {
+    if (step.failed()) {
         return {};
     }
 #if CL_TARGET_OPENCL_VERSION >= 210
     cl_int code = CL_SUCCESS;
     cl_program raw = clCreateProgramWithIL(context.get(), il.data(), il.size(), &code);
-    if (!detail::check(code, call, [&] {
+    if (!detail::check(code, call, on_error, [&](OnError quiet) {
             return detail::concat("a module of ", il.size(), " bytes for ", devices.size(),
-                                  " device(s), first \"", devices.front().name(), "\"");
+                                  " device(s), first \"", devices.front().name(quiet), "\"");
         })) {
         return {};
     }
     Program program(detail::Handle<cl_program>::adopt(raw),
-                    detail::ProgramFlags::of(options, devices));
+                    detail::ProgramFlags::of(options, devices, step));
+    if (step.failed()) {
+        return {};
+    }
     code = clBuildProgram(raw, 0, nullptr, options.str().c_str(), nullptr, nullptr);
     if (code != CL_SUCCESS) {
-        program.build_failed(code, options, options, program.failed_build());
+        program.build_failed(code, options, options, program.failed_build(), on_error);
         return {};
     }
     return program;
@@ -733,10 +762,42 @@ OPENCLAW_INLINE Program Program::from_il(const Context& context, std::span<const
 #endif
 }
 
-OPENCLAW_INLINE std::vector<Binary> Program::binaries(OnError) const {
-    const detail::FailureWatch watch;
-    const std::vector<std::size_t> sizes = info<CL_PROGRAM_BINARY_SIZES>();
-    if (watch.failed()) {
+OPENCLAW_INLINE Program Program::of(detail::Handle<cl_program> handle, OnError on_error) {
+    if (!handle) {
+        return {};
+    }
+    detail::Relay step(on_error);
+    const auto ids = detail::get_info<cl_program, CL_PROGRAM_DEVICES>(step, handle.get());
+    std::vector<Device> devices;
+    for (cl_device_id id : ids) {
+        devices.push_back(Device::retain(id, step));
+    }
+    detail::ProgramFlags flags;
+    if (!ids.empty() && !step.failed()) {
+        flags = detail::ProgramFlags::of(
+            BuildOptions(detail::get_info<detail::ProgramBuildInfo, CL_PROGRAM_BUILD_OPTIONS>(
+                step, handle.get(), ids.front())),
+            devices, step);
+    }
+    if (step.failed()) {
+        return {};
+    }
+    return Program(std::move(handle), flags);
+}
+
+OPENCLAW_INLINE std::vector<Device> Program::devices(OnError on_error) const {
+    detail::Relay step(on_error);
+    std::vector<Device> devices;
+    for (cl_device_id id : info<CL_PROGRAM_DEVICES>(step)) {
+        devices.push_back(Device::retain(id, step));
+    }
+    return step.failed() ? std::vector<Device>() : devices;
+}
+
+OPENCLAW_INLINE std::vector<Binary> Program::binaries(OnError on_error) const {
+    detail::Relay step(on_error);
+    const std::vector<std::size_t> sizes = info<CL_PROGRAM_BINARY_SIZES>(step);
+    if (step.failed()) {
         return {};
     }
     std::vector<Binary> out(sizes.size());
@@ -748,26 +809,54 @@ OPENCLAW_INLINE std::vector<Binary> Program::binaries(OnError) const {
     if (!detail::check(
             clGetProgramInfo(get(), CL_PROGRAM_BINARIES, pointers.size() * sizeof(unsigned char*),
                              pointers.data(), nullptr),
-            "clGetProgramInfo", [] { return std::string("query CL_PROGRAM_BINARIES"); })) {
+            "clGetProgramInfo", on_error,
+            [] { return std::string("query CL_PROGRAM_BINARIES"); })) {
         return {};
     }
     return out;
 }
 
-OPENCLAW_INLINE std::vector<BuildLog> Program::build_logs(OnError) const {
+OPENCLAW_INLINE std::string Program::build_log(const Device& device, OnError on_error) const {
+    if (state_ && state_->from_cache) {
+        const auto ids = info<CL_PROGRAM_DEVICES>(on_error);
+        for (std::size_t i = 0; i < ids.size() && i < state_->cached_logs.size(); ++i) {
+            if (ids[i] == device.get()) {
+                return state_->cached_logs[i];
+            }
+        }
+    }
+    return build_info<CL_PROGRAM_BUILD_LOG>(device, on_error);
+}
+
+OPENCLAW_INLINE std::vector<BuildLog> Program::build_logs(OnError on_error) const {
     std::vector<BuildLog> logs;
-    for (const Device& device : devices()) {
-        logs.push_back(
-            {device.name(), build_info<CL_PROGRAM_BUILD_STATUS>(device), build_log(device)});
+    for (const Device& device : devices(on_error)) {
+        logs.push_back({device.name(on_error),
+                        build_info<CL_PROGRAM_BUILD_STATUS>(device, on_error),
+                        build_log(device, on_error)});
     }
     return logs;
 }
 
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE Program::FailedBuild Program::failed_build() const {
+    // No logs to be had (e.g. CL_INVALID_BUILD_OPTIONS on some drivers), or reading them
+    // fails too: the build's own code is still the error, and the message says why no log.
+    FailedBuild result;
+    Status unavailable;
+    result.logs = build_logs(unavailable);
+    if (unavailable.failed()) {
+        result.logs.clear();
+        result.unavailable_why = unavailable.what();
+    }
+    return result;
+}
+
 OPENCLAW_INLINE detail::Handle<cl_program> Program::create_with_binaries(
-    const Context& context, const std::vector<Device>& devices, std::span<const Binary> binaries) {
+    const Context& context, const std::vector<Device>& devices, std::span<const Binary> binaries,
+    OnError on_error) {
     constexpr const char* call = "clCreateProgramWithBinary";
     if (binaries.size() != devices.size()) {
-        detail::fail(CL_INVALID_VALUE, call,
+        detail::fail(on_error, CL_INVALID_VALUE, call,
                      detail::concat(binaries.size(), " binaries for a context of ", devices.size(),
                                     " device(s): give one per device, in the context's "
                                     "device order"));
@@ -778,9 +867,11 @@ OPENCLAW_INLINE detail::Handle<cl_program> Program::create_with_binaries(
     std::vector<const unsigned char*> pointers;
     for (std::size_t i = 0; i < devices.size(); ++i) {
         if (binaries[i].empty()) {
-            detail::fail(
-                CL_INVALID_VALUE, call,
-                detail::concat("binary ", i, " (for device \"", devices[i].name(), "\") is empty"));
+            detail::fail(on_error, CL_INVALID_VALUE, call,
+                         detail::describe_safely([&](OnError quiet) {
+                             return detail::concat("binary ", i, " (for device \"",
+                                                   devices[i].name(quiet), "\") is empty");
+                         }));
             return {};
         }
         ids.push_back(devices[i].get());
@@ -792,73 +883,38 @@ OPENCLAW_INLINE detail::Handle<cl_program> Program::create_with_binaries(
     cl_program raw =
         clCreateProgramWithBinary(context.get(), static_cast<cl_uint>(ids.size()), ids.data(),
                                   lengths.data(), pointers.data(), status.data(), &code);
-    if (!detail::check(code, call, [&] {
+    auto handle = detail::Handle<cl_program>::adopt(code == CL_SUCCESS ? raw : nullptr);
+    if (code != CL_SUCCESS && raw != nullptr) {
+        clReleaseProgram(raw);
+    }
+    if (!detail::check(code, call, on_error, [&](OnError quiet) {
             std::string detail;
             for (std::size_t i = 0; i < status.size(); ++i) {
                 if (status[i] != CL_SUCCESS) {
                     detail += detail::concat(detail.empty() ? "" : "; ", "binary ", i, " (",
-                                             lengths[i], " bytes) for device \"", devices[i].name(),
-                                             "\": ", code_name(status[i]));
+                                             lengths[i], " bytes) for device \"",
+                                             devices[i].name(quiet), "\": ", code_name(status[i]));
                 }
             }
             return detail.empty() ? detail::concat(ids.size(), " binaries") : detail;
         })) {
-        if (raw != nullptr) {
-            clReleaseProgram(raw);
-        }
         return {};
     }
-    return detail::Handle<cl_program>::adopt(raw);
-}
-
-OPENCLAW_INLINE Program Program::load_cached(const Context& context,
-                                             const std::vector<Device>& devices,
-                                             const detail::CachedBuild& entry,
-                                             const BuildOptions& effective) {
-    Status refused;
-    const OnError quiet(refused);
-    auto handle = create_with_binaries(context, devices, entry.binaries);
-    if (!handle) {
-        return {};
-    }
-    if (clBuildProgram(handle.get(), 0, nullptr, effective.str().c_str(), nullptr, nullptr) !=
-        CL_SUCCESS) {
-        return {};
-    }
-    Program program(std::move(handle), detail::ProgramFlags::of(effective, devices));
-    program.state_->from_cache = true;
-    program.state_->cached_logs = entry.logs;
-    return program;
-}
-
-OPENCLAW_INLINE void Program::store_in(const BinaryCache& cache,
-                                       const detail::CacheKey& key) const {
-    Status unavailable;  // a driver without binaries: nothing to keep
-    const OnError quiet(unavailable);
-    detail::CachedBuild entry;
-    entry.binaries = binaries();
-    for (const Device& device : devices()) {
-        entry.logs.push_back(build_info<CL_PROGRAM_BUILD_LOG>(device));
-    }
-    const bool complete = unavailable.ok() && !entry.binaries.empty() &&
-                          std::none_of(entry.binaries.begin(), entry.binaries.end(),
-                                       [](const Binary& binary) { return binary.empty(); });
-    if (complete) {
-        cache.store(key, entry);
-    }
+    return handle;
 }
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Program::build_failed(
-    cl_int code, const BuildOptions& options, const BuildOptions& effective,
-    FailedBuild why) const {
+    cl_int code, const BuildOptions& options, const BuildOptions& effective, FailedBuild why,
+    OnError on_error) const {
     std::vector<BuildLog> logs = std::move(why.logs);
     const std::string unavailable_why = std::move(why.unavailable_why);
     std::size_t failed = 0;
     for (const BuildLog& log : logs) {
         failed += log.status == CL_BUILD_ERROR ? 1 : 0;
     }
+    const std::size_t given = options.str().size();
     std::string added =
-        effective.str().substr(std::min(options.str().size(), effective.str().size()));
+        effective.str().size() > given ? effective.str().substr(given) : std::string();
     if (!added.empty() && added.front() == ' ') {
         added.erase(0, 1);
     }
@@ -869,15 +925,16 @@ OPENCLAW_INLINE void Program::store_in(const BinaryCache& cache,
     detail += detail::concat(
         ", options \"", options.str(), "\"",
         added.empty() ? std::string() : detail::concat(" (and, added by openclaw: ", added, ")"));
-    detail::fail_build(code, "clBuildProgram", std::move(detail), std::move(logs));
+    detail::fail_build(on_error, code, "clBuildProgram", std::move(detail), std::move(logs));
 }
 
-OPENCLAW_INLINE std::vector<std::string> Program::kernel_names(OnError) const {
+OPENCLAW_INLINE std::vector<std::string> Program::kernel_names(OnError on_error) const {
     std::vector<std::string> names;
-    const std::string all = info<CL_PROGRAM_KERNEL_NAMES>();
+    const std::string all = info<CL_PROGRAM_KERNEL_NAMES>(on_error);
     std::size_t start = 0;
     while (start <= all.size()) {
-        const std::size_t end = std::min(all.find(';', start), all.size());
+        std::size_t end = all.find(';', start);
+        end = end == std::string::npos ? all.size() : end;
         if (end > start) {
             names.emplace_back(all, start, end - start);
         }
@@ -885,10 +942,94 @@ OPENCLAW_INLINE std::vector<std::string> Program::kernel_names(OnError) const {
     }
     return names;
 }
+
+OPENCLAW_INLINE Program KernelBase::program(OnError on_error) const {
+    return Program::retain(info<CL_KERNEL_PROGRAM>(on_error), on_error);
+}
+
+namespace detail {
+
+OPENCLAW_INLINE MadeKernel make_kernel(const Program& program, std::string_view name,
+                                       OnError on_error) {
+    ProgramState* state = program.state_.get();
+    if (!program || state == nullptr) {
+        fail(on_error, CL_INVALID_PROGRAM, "clCreateKernel",
+             concat("kernel \"", name,
+                    "\": the program is empty (default-constructed or moved-from)"));
+        return {};
+    }
+    const bool non_uniform = state->flags.non_uniform_groups;
+    const std::lock_guard lock(state->mutex);
+    if (!state->platform_known) {
+        Relay step(on_error);
+        state->platform_version = platform_version_of(program.get(), step);
+        if (step.failed()) {
+            return {};
+        }
+        state->platform_known = true;
+    }
+    CachedKernel* entry = nullptr;
+    for (CachedKernel& cached : state->kernels) {
+        if (cached.name == name) {
+            entry = &cached;
+            break;
+        }
+    }
+    if (entry == nullptr) {
+        Handle<cl_kernel> first = create_kernel(program.get(), name, on_error);
+        if (!first) {
+            return {};
+        }
+        auto description = KernelDescription::of(first.get(), state->flags.kernel_arg_info,
+                                                 state->platform_version, on_error);
+        if (!description) {
+            return {};
+        }
+        if (!description->clonable) {
+            state->kernels.push_back({std::string(name), {}, description});
+            return {std::move(first), std::move(description), non_uniform};
+        }
+        state->kernels.push_back({std::string(name), std::move(first), std::move(description)});
+        entry = &state->kernels.back();
+    }
+    if (entry->prototype) {
+        bool unsupported = false;
+        Handle<cl_kernel> copy =
+            clone_kernel(entry->prototype.get(), entry->name, unsupported, on_error);
+        if (copy) {
+            return {std::move(copy), entry->description, non_uniform};
+        }
+        if (!unsupported) {
+            return {};
+        }
+        entry->prototype.reset();  // the driver cannot clone: create each kernel from now on
+    }
+    Handle<cl_kernel> fresh = create_kernel(program.get(), name, on_error);
+    if (!fresh) {
+        return {};
+    }
+    return {std::move(fresh), entry->description, non_uniform};
+}
+
+OPENCLAW_INLINE MadeKernel describe_kernel(Handle<cl_kernel> handle, OnError on_error) {
+    if (!handle) {
+        return {};
+    }
+    Relay step(on_error);
+    const Program program =
+        Program::retain(get_info<cl_kernel, CL_KERNEL_PROGRAM>(step, handle.get()), step);
+    if (step.failed()) {
+        return {};
+    }
+    auto description = KernelDescription::of(handle.get(), program.kernel_arg_info(),
+                                             platform_version_of(program.get(), step), step);
+    if (step.failed() || !description) {
+        return {};
+    }
+    return {std::move(handle), std::move(description), program.non_uniform_groups()};
+}
+
+}  // namespace detail
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
-}  // namespace openclaw
-
-// Program::kernel() needs the complete Kernel; kernel.hpp includes this file first, so either
-// include order yields both.
-#include <openclaw/kernel.hpp>
+OPENCLAW_END_NAMESPACE

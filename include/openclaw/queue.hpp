@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Queue: a command queue on one device of a context; in-order unless asked otherwise. Kernel
-// launches go through Queue::enqueue, which checks the launch geometry against limits read once
-// at construction, so the launch path makes no queries, no allocations and no event unless asked.
+// Queue: a command queue on one device of a context; in-order unless asked otherwise (objects
+// layer). Kernel launches go through Queue::enqueue, which checks the launch geometry against
+// limits read once at construction, so the launch path makes no queries, no allocations and no
+// event unless asked.
 
 #include <openclaw/context.hpp>
+#include <openclaw/detail/checked.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/event.hpp>
+#include <openclaw/fwd.hpp>
 #include <openclaw/ndrange.hpp>
 
-#include <algorithm>
 #include <array>
 #include <concepts>
 #include <cstddef>
@@ -20,15 +22,7 @@
 #include <string>
 #include <utility>
 
-namespace openclaw {
-
-class KernelBase;
-class Queue;
-
-namespace detail {
-struct QueueState;
-QueueState& state_of(const Queue& queue);
-}  // namespace detail
+OPENCLAW_BEGIN_NAMESPACE
 
 /// Whether large blocking transfers from or to pageable host memory go through pinned staging
 /// buffers (pipelined: the host copies one chunk while the device moves the previous one).
@@ -54,21 +48,10 @@ struct LaunchLimits {
     std::size_t max_group_size = 0;
     std::array<std::size_t, 3> max_item_sizes{0, 0, 0};
     bool non_uniform_groups = false;  // the device can run a last, smaller work-group
-
-    static LaunchLimits of(const Device& device) {
-        LaunchLimits limits;
-        limits.max_group_size = device.max_work_group_size();
-        const auto items = device.max_work_item_sizes();
-        for (std::size_t d = 0; d < 3 && d < items.size(); ++d) {
-            limits.max_item_sizes[d] = items[d];
-        }
-        limits.non_uniform_groups = device.non_uniform_work_groups();
-        return limits;
-    }
 };
 
 /// What copies of one Queue share: the staging buffers of pipelined transfers, made on first
-/// use (memory layer, detail/staging.hpp), and whether to use them.
+/// use (detail/staging.hpp), and whether to use them.
 struct QueueState {
     std::mutex mutex;
     std::shared_ptr<void> staging;
@@ -76,13 +59,7 @@ struct QueueState {
     Staging mode = Staging::automatic;
 };
 
-inline bool stages_pageable(const Device& device, Staging mode) {
-    if (mode != Staging::automatic) {
-        return mode == Staging::always;
-    }
-    return (device.is_gpu() || device.is_accelerator()) &&
-           !device.info<0x1035 /* CL_DEVICE_HOST_UNIFIED_MEMORY */>();
-}
+struct QueueAccess;
 
 }  // namespace detail
 
@@ -93,40 +70,47 @@ class Queue {
     Queue() = default;
 
     /// A queue on `device`, which must be one of `context`'s devices.
-    Queue(const Context& context, const Device& device, QueueOptions options = {}, OnError = {})
-        : handle_(create(context, device, options)) {
-        if (handle_) {
-            initialize(context.get(), device, options.staging);
-        }
-    }
+    Queue(const Context& context, const Device& device, QueueOptions options = {},
+          OnError on_error = {});
 
     /// Takes ownership of `raw` (no retain; released by the destructor).
-    [[nodiscard]] static Queue adopt(cl_command_queue raw, OnError = {}) {
-        auto handle = detail::Handle<cl_command_queue>::adopt(raw);
-        return Queue(std::move(handle));
+    [[nodiscard]] static Queue adopt(cl_command_queue raw, OnError on_error = {}) {
+        return Queue(detail::Handle<cl_command_queue>::adopt(raw), on_error);
     }
     /// Shares `raw`: retains it (clRetainCommandQueue), the caller keeps its own reference.
-    [[nodiscard]] static Queue retain(cl_command_queue raw, OnError = {}) {
-        return Queue(detail::Handle<cl_command_queue>::retain(raw));
+    [[nodiscard]] static Queue retain(cl_command_queue raw, OnError on_error = {}) {
+        return Queue(detail::Handle<cl_command_queue>::retain(raw, on_error), on_error);
     }
 
     /// The queue's context (CL_QUEUE_CONTEXT), retained.
-    Context context(OnError = {}) const { return Context::retain(info<CL_QUEUE_CONTEXT>()); }
+    Context context(OnError on_error = {}) const {
+        return Context::retain(info<CL_QUEUE_CONTEXT>(on_error), on_error);
+    }
     /// The queue's device (CL_QUEUE_DEVICE).
-    Device device(OnError = {}) const { return Device::retain(info<CL_QUEUE_DEVICE>()); }
+    Device device(OnError on_error = {}) const {
+        return Device::retain(info<CL_QUEUE_DEVICE>(on_error), on_error);
+    }
     /// The options the queue was made with (from CL_QUEUE_PROPERTIES and openclaw's staging
     /// choice).
-    QueueOptions options(OnError = {}) const {
-        const cl_command_queue_properties bits = info<CL_QUEUE_PROPERTIES>();
+    QueueOptions options(OnError on_error = {}) const {
+        const cl_command_queue_properties bits = info<CL_QUEUE_PROPERTIES>(on_error);
         return {(bits & CL_QUEUE_PROFILING_ENABLE) != 0,
                 (bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0,
                 state_ ? state_->mode : Staging::automatic};
     }
 
     /// Blocks until every command enqueued so far has completed.
-    void finish(OnError = {}) const { (void)detail::check(clFinish(get()), "clFinish"); }
+    void finish(OnError on_error = {}) const {
+        if (check_not_empty("clFinish", on_error)) {
+            (void)detail::check(clFinish(get()), "clFinish", on_error);
+        }
+    }
     /// Submits the enqueued commands to the device without waiting.
-    void flush(OnError = {}) const { (void)detail::check(clFlush(get()), "clFlush"); }
+    void flush(OnError on_error = {}) const {
+        if (check_not_empty("clFlush", on_error)) {
+            (void)detail::check(clFlush(get()), "clFlush", on_error);
+        }
+    }
 
     /// Launches `kernel` with the arguments it holds over `global` work-items in work-groups of
     /// `local` (empty: the driver chooses), after the events of `wait` (see after()). The
@@ -135,44 +119,34 @@ class Queue {
     /// NDRange{n})` binds and launches in one expression.
     template <std::derived_from<KernelBase> K>
     void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {},
-                 const WaitList& wait = {}, OnError = {}) const {
-        launch(kernel, global, local, wait, nullptr);
+                 const WaitList& wait = {}, OnError on_error = {}) const {
+        launch(kernel, global, local, wait, nullptr, on_error);
     }
     /// As enqueue(), returning the launch's Event (empty if the launch failed).
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent,
-                                const WaitList& wait = {}, OnError = {}) const {
-        return enqueue(kernel, global, NDRange{}, with_event, wait);
+                                const WaitList& wait = {}, OnError on_error = {}) const {
+        return enqueue(kernel, global, NDRange{}, with_event, wait, on_error);
     }
     /// As enqueue() with a local size, returning the launch's Event (empty if the launch failed).
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
-                                WithEvent, const WaitList& wait = {}, OnError = {}) const {
+                                WithEvent, const WaitList& wait = {}, OnError on_error = {}) const {
         cl_event raw = nullptr;
-        launch(kernel, global, local, wait, &raw);
+        launch(kernel, global, local, wait, &raw, on_error);
         return Event::adopt(raw);
     }
 
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
-    [[nodiscard]] Event marker(const WaitList& wait = {}, OnError = {}) const {
-        cl_event raw = nullptr;
-        (void)detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
-                            "clEnqueueMarkerWithWaitList");
-        return Event::adopt(raw);
-    }
+    [[nodiscard]] Event marker(const WaitList& wait = {}, OnError on_error = {}) const;
     /// As marker(), and commands enqueued after it wait for it (matters on out-of-order queues).
-    [[nodiscard]] Event barrier(const WaitList& wait = {}, OnError = {}) const {
-        cl_event raw = nullptr;
-        (void)detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
-                            "clEnqueueBarrierWithWaitList");
-        return Event::adopt(raw);
-    }
+    [[nodiscard]] Event barrier(const WaitList& wait = {}, OnError on_error = {}) const;
 
     /// Any clGetCommandQueueInfo parameter, with its C++ type from openclaw's info table.
     template <cl_command_queue_info Param>
-    detail::info_t<cl_command_queue, Param> info(OnError = {}) const {
-        return detail::get_info<cl_command_queue, Param>(get());
+    detail::info_t<cl_command_queue, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_command_queue, Param>(on_error, get());
     }
 
     /// The raw cl_command_queue (not retained; null when empty).
@@ -186,47 +160,37 @@ class Queue {
     }
 
   private:
-    explicit Queue(detail::Handle<cl_command_queue> handle) : handle_(std::move(handle)) {
-        if (handle_) {
-            const detail::FailureWatch watch;
-            const cl_context context = info<CL_QUEUE_CONTEXT>();
-            const Device queue_device = device();
-            if (!watch.failed()) {
-                initialize(context, queue_device, Staging::automatic);
-            }
-            if (watch.failed()) {
-                *this = Queue();
-            }
-        }
-    }
+    friend struct detail::QueueAccess;
+
+    Queue(detail::Handle<cl_command_queue> handle, OnError on_error);
 
     // What a queue reads once: its context, the launch limits of its device, its shared state.
-    // Leaves the queue empty when a query fails (reported through OnError).
-    void initialize(cl_context context, const Device& device, Staging staging);
-
-    static std::shared_ptr<detail::QueueState> make_state(const Device& device, Staging mode) {
-        auto state = std::make_shared<detail::QueueState>();
-        state->mode = mode;
-        state->stage_pageable = detail::stages_pageable(device, mode);
-        return state;
-    }
-
-    friend detail::QueueState& detail::state_of(const Queue& queue);
+    // Leaves the queue empty when a query fails (reported to `on_error`).
+    void initialize(cl_context context, const Device& device, Staging staging, OnError on_error);
 
     static detail::Handle<cl_command_queue> create(const Context& context, const Device& device,
-                                                   QueueOptions options);
+                                                   QueueOptions options, OnError on_error);
+
+    bool check_not_empty(const char* call, OnError on_error) const {
+        if (!handle_) [[unlikely]] {
+            detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+            return false;
+        }
+        return true;
+    }
 
     template <class K>
     void launch(const K& kernel, const NDRange& global, const NDRange& local, const WaitList& wait,
-                cl_event* event) const {
+                cl_event* event, OnError on_error) const {
         if (kernel.context_handle() != context_) [[unlikely]] {
-            return foreign_kernel(kernel.get());
+            return foreign_kernel(kernel.get(), on_error);
         }
-        if (!check_geometry(global, local, kernel.non_uniform_groups())) [[unlikely]] {
+        if (!check_geometry(global, local, kernel.non_uniform_groups(), on_error) ||
+            !wait.check("clEnqueueNDRangeKernel", on_error)) [[unlikely]] {
             return;
         }
-        if constexpr (requires { kernel.check_unmapped(); }) {
-            if (!kernel.check_unmapped()) [[unlikely]] {
+        if constexpr (requires { kernel.check_unmapped(on_error); }) {
+            if (!kernel.check_unmapped(on_error)) [[unlikely]] {
                 return;
             }
         }
@@ -234,57 +198,53 @@ class Queue {
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
                                    local.data(), wait.size(), wait.data(), event);
         if (code != CL_SUCCESS) [[unlikely]] {
-            launch_failed(code, kernel.get(), global, local);
+            launch_failed(code, kernel.get(), global, local, on_error);
         }
     }
 
     // False (after reporting why) when the geometry does not fit the device.
-    bool check_geometry(const NDRange& global, const NDRange& local,
-                        bool kernel_non_uniform) const {
+    bool check_geometry(const NDRange& global, const NDRange& local, bool kernel_non_uniform,
+                        OnError on_error) const {
         if (global.empty() || (!local.empty() && local.dimensions() != global.dimensions())) {
-            return geometry_error(global, local, CL_INVALID_WORK_DIMENSION, 0);
+            return geometry_error(global, local, CL_INVALID_WORK_DIMENSION, 0, on_error);
         }
+        if (!global.valid() || !local.valid()) {
+            return geometry_error(global, local, CL_INVALID_VALUE, 0, on_error);
+        }
+        std::size_t items = 1;
         std::size_t group = 1;
         for (cl_uint d = 0; d < global.dimensions(); ++d) {
             if (global[d] == 0) {
-                return geometry_error(global, local, CL_INVALID_GLOBAL_WORK_SIZE, d);
+                return geometry_error(global, local, CL_INVALID_GLOBAL_WORK_SIZE, d, on_error);
+            }
+            if (!detail::checked_mul(items, global[d], items)) {
+                return geometry_error(global, local, CL_INVALID_GLOBAL_WORK_SIZE, 3, on_error);
             }
             if (!local.empty()) {
-                group *= local[d];
                 if (local[d] == 0 || local[d] > limits_.max_item_sizes[d]) {
-                    return geometry_error(global, local, CL_INVALID_WORK_ITEM_SIZE, d);
+                    return geometry_error(global, local, CL_INVALID_WORK_ITEM_SIZE, d, on_error);
+                }
+                if (!detail::checked_mul(group, local[d], group)) {
+                    group = static_cast<std::size_t>(-1);  // larger than any device allows
                 }
                 if (global[d] % local[d] != 0 &&
                     !(kernel_non_uniform && limits_.non_uniform_groups)) {
-                    return geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, d);
+                    return geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, d, on_error);
                 }
             }
         }
         if (!local.empty() && group > limits_.max_group_size) {
-            return geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, 3);
+            return geometry_error(global, local, CL_INVALID_WORK_GROUP_SIZE, 3, on_error);
         }
         return true;
     }
 
     // Cold paths: build the message with whatever queries make it useful, then report it.
     [[gnu::cold]] bool geometry_error(const NDRange& global, const NDRange& local, cl_int code,
-                                      cl_uint d) const;
-
-    [[gnu::noinline, gnu::cold]] void foreign_kernel(cl_kernel kernel) const {
-        if (!*this) {
-            detail::fail(CL_INVALID_COMMAND_QUEUE, "clEnqueueNDRangeKernel",
-                         "the queue is empty (default-constructed or moved-from)");
-            return;
-        }
-        detail::fail(CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
-                     kernel == nullptr
-                         ? std::string("the kernel is empty (default-constructed or moved-from)")
-                         : detail::concat("kernel ", detail::quoted_kernel_name(kernel),
-                                          " belongs to another context than the queue"));
-    }
-
+                                      cl_uint d, OnError on_error) const;
+    [[gnu::cold]] void foreign_kernel(cl_kernel kernel, OnError on_error) const;
     [[gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel, const NDRange& global,
-                                     const NDRange& local) const;
+                                     const NDRange& local, OnError on_error) const;
 
     detail::Handle<cl_command_queue> handle_;
     detail::ResetOnMove<cl_context> context_;
@@ -293,15 +253,71 @@ class Queue {
 };
 
 namespace detail {
-inline QueueState& state_of(const Queue& queue) {
-    return *queue.state_;
-}
+/// What the memory core needs of a queue beyond its public face: its shared state.
+struct QueueAccess {
+    static QueueState* state(const Queue& queue) noexcept { return queue.state_.get(); }
+};
 }  // namespace detail
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE Queue::Queue(const Context& context, const Device& device, QueueOptions options,
+                             OnError on_error) {
+    detail::Relay step(on_error);
+    handle_ = create(context, device, options, step);
+    if (handle_) {
+        initialize(context.get(), device, options.staging, step);
+    }
+}
+
+OPENCLAW_INLINE Queue::Queue(detail::Handle<cl_command_queue> handle, OnError on_error)
+    : handle_(std::move(handle)) {
+    if (handle_) {
+        detail::Relay step(on_error);
+        const cl_context context = info<CL_QUEUE_CONTEXT>(step);
+        const Device queue_device = device(step);
+        if (!step.failed()) {
+            initialize(context, queue_device, Staging::automatic, step);
+        }
+        if (step.failed()) {
+            *this = Queue();
+        }
+    }
+}
+
+OPENCLAW_INLINE void Queue::initialize(cl_context context, const Device& device, Staging staging,
+                                       OnError on_error) {
+    detail::Relay step(on_error);
+    context_ = context;
+    limits_.max_group_size = device.max_work_group_size(step);
+    const auto items = device.max_work_item_sizes(step);
+    for (std::size_t d = 0; d < 3 && d < items.size(); ++d) {
+        limits_.max_item_sizes[d] = items[d];
+    }
+    limits_.non_uniform_groups = device.non_uniform_work_groups(step);
+    state_ = std::make_shared<detail::QueueState>();
+    state_->mode = staging;
+    state_->stage_pageable =
+        staging != Staging::automatic
+            ? staging == Staging::always
+            : (device.is_gpu(step) || device.is_accelerator(step)) &&
+                  !device.info<0x1035 /* CL_DEVICE_HOST_UNIFIED_MEMORY */>(step);
+    if (step.failed()) {
+        *this = Queue();
+    }
+}
+
 OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& context,
                                                                const Device& device,
-                                                               QueueOptions options) {
+                                                               QueueOptions options,
+                                                               OnError on_error) {
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateCommandQueue", "context");
+        return {};
+    }
+    if (!device) {
+        detail::refuse_empty(on_error, CL_INVALID_DEVICE, "clCreateCommandQueue", "device");
+        return {};
+    }
     cl_command_queue_properties bits = 0;
     if (options.profiling) {
         bits |= CL_QUEUE_PROFILING_ENABLE;
@@ -310,18 +326,30 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
         bits |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
     }
     // A device of another context (worse, of another platform) can crash the driver that
-    // receives it, so membership is checked here, once per queue.
-    // The devices the context was made of (Context::devices() keeps them: PoCL reports the
-    // root device for a context of sub-devices).
-    const std::vector<Device> members = context.devices();
-    if (std::find(members.begin(), members.end(), device) == members.end()) {
-        std::string names;
-        for (const Device& member : members) {
-            names += detail::concat(names.empty() ? "" : ", ", "\"", member.name(), "\"");
-        }
-        detail::fail(CL_INVALID_DEVICE, "clCreateCommandQueue",
-                     detail::concat("device \"", device.name(),
-                                    "\" is not one of the context's devices (", names, ")"));
+    // receives it, so membership is checked here, once per queue, against the devices the
+    // context was made of (Context::devices() keeps them: PoCL reports the root device for a
+    // context of sub-devices).
+    detail::Relay step(on_error);
+    const std::vector<Device> members = context.devices(step);
+    bool member = false;
+    for (const Device& candidate : members) {
+        member = member || candidate == device;
+    }
+    if (step.failed()) {
+        return {};
+    }
+    if (!member) {
+        detail::fail(on_error, CL_INVALID_DEVICE, "clCreateCommandQueue",
+                     detail::describe_safely([&](OnError quiet) {
+                         std::string names;
+                         for (const Device& candidate : members) {
+                             names += detail::concat(names.empty() ? "" : ", ", "\"",
+                                                     candidate.name(quiet), "\"");
+                         }
+                         return detail::concat("device \"", device.name(quiet),
+                                               "\" is not one of the context's devices (", names,
+                                               ")");
+                     }));
         return {};
     }
     cl_int code = CL_SUCCESS;
@@ -329,7 +357,11 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
     // Errors name the entry point actually called.
     const char* call = "clCreateCommandQueue";
 #if CL_TARGET_OPENCL_VERSION >= 200
-    if (device.platform().version() >= Version{2, 0}) {
+    const Version platform_version = device.platform(step).version(step);
+    if (step.failed()) {
+        return {};
+    }
+    if (platform_version >= Version{2, 0}) {
         const cl_queue_properties properties[] = {CL_QUEUE_PROPERTIES, bits, 0};
         call = "clCreateCommandQueueWithProperties";
         raw = clCreateCommandQueueWithProperties(context.get(), device.get(), properties, &code);
@@ -347,10 +379,11 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
 #else
     raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
 #endif
-    if (!detail::check(code, call, [&] {
-            std::string detail = detail::concat("device ", detail::describe_safely([&] {
-                                                    return detail::concat('"', device.name(), '"');
-                                                }));
+    if (!detail::check(code, call, on_error, [&] {
+            std::string detail =
+                detail::concat("device ", detail::describe_safely([&](OnError quiet) {
+                                   return detail::concat('"', device.name(quiet), '"');
+                               }));
             if (code == CL_INVALID_QUEUE_PROPERTIES) {
                 detail += detail::concat(" does not support the requested properties (profiling ",
                                          options.profiling ? "on" : "off", ", out-of-order ",
@@ -363,10 +396,30 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
     return detail::Handle<cl_command_queue>::adopt(raw);
 }
 
+OPENCLAW_INLINE Event Queue::marker(const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    if (check_not_empty("clEnqueueMarkerWithWaitList", on_error) &&
+        wait.check("clEnqueueMarkerWithWaitList", on_error)) {
+        (void)detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
+                            "clEnqueueMarkerWithWaitList", on_error);
+    }
+    return Event::adopt(raw);
+}
+
+OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    if (check_not_empty("clEnqueueBarrierWithWaitList", on_error) &&
+        wait.check("clEnqueueBarrierWithWaitList", on_error)) {
+        (void)detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
+                            "clEnqueueBarrierWithWaitList", on_error);
+    }
+    return Event::adopt(raw);
+}
+
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool Queue::geometry_error(const NDRange& global,
                                                                         const NDRange& local,
-                                                                        cl_int code,
-                                                                        cl_uint d) const {
+                                                                        cl_int code, cl_uint d,
+                                                                        OnError on_error) const {
     std::string detail;
     if (code == CL_INVALID_WORK_DIMENSION) {
         detail = global.empty()
@@ -374,9 +427,16 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
                      : detail::concat("local range ", local.to_string(), " has ",
                                       local.dimensions(), " dimension(s), global range ",
                                       global.to_string(), " has ", global.dimensions());
+    } else if (code == CL_INVALID_VALUE) {
+        const NDRange& negative = global.valid() ? local : global;
+        detail =
+            detail::concat(global.valid() ? "local" : "global", " size ", negative.negative_size(),
+                           " in dimension ", negative.negative_dimension(), " is negative");
     } else if (code == CL_INVALID_GLOBAL_WORK_SIZE) {
-        detail = detail::concat("global size is 0 in dimension ", d, " (global ",
-                                global.to_string(), ")");
+        detail = d < 3 ? detail::concat("global size is 0 in dimension ", d, " (global ",
+                                        global.to_string(), ")")
+                       : detail::concat("global range ", global.to_string(),
+                                        ": the number of work-items does not fit in size_t");
     } else if (code == CL_INVALID_WORK_ITEM_SIZE) {
         detail = local[d] == 0 ? detail::concat("local size is 0 in dimension ", d)
                                : detail::concat("local size ", local[d], " in dimension ", d,
@@ -392,23 +452,46 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
                                 " work-items) exceeds the device's maximum work-group size ",
                                 limits_.max_group_size);
     }
-    detail += " on ";
-    detail += detail::describe_safely([&] { return detail::concat('"', device().name(), '"'); });
-    detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
+    if (*this) {
+        detail += " on ";
+        detail += detail::describe_safely(
+            [&](OnError quiet) { return detail::concat('"', device(quiet).name(quiet), '"'); });
+    }
+    detail::fail(on_error, code, "clEnqueueNDRangeKernel", std::move(detail));
     return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::foreign_kernel(cl_kernel kernel,
+                                                                        OnError on_error) const {
+    if (!*this) {
+        detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "clEnqueueNDRangeKernel", "queue");
+        return;
+    }
+    if (kernel == nullptr) {
+        detail::refuse_empty(on_error, CL_INVALID_KERNEL, "clEnqueueNDRangeKernel", "kernel");
+        return;
+    }
+    detail::fail(on_error, CL_INVALID_CONTEXT, "clEnqueueNDRangeKernel",
+                 detail::concat("kernel ", detail::quoted_kernel_name(kernel),
+                                " belongs to another context than the queue"));
 }
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::launch_failed(cl_int code,
                                                                        cl_kernel kernel,
                                                                        const NDRange& global,
-                                                                       const NDRange& local) const {
+                                                                       const NDRange& local,
+                                                                       OnError on_error) const {
+    if (!detail::Sink::wants_message(on_error)) {
+        detail::fail(on_error, code, "clEnqueueNDRangeKernel");
+        return;
+    }
     std::string detail = detail::concat("kernel ", detail::quoted_kernel_name(kernel), ", global ",
                                         global.to_string(), ", local ", local.to_string());
     if (code == CL_INVALID_KERNEL_ARGS) {
         detail += ": not every argument is set ";
-        detail += detail::describe_safely([&] {
+        detail += detail::describe_safely([&](OnError quiet) {
             return detail::concat("(the kernel takes ",
-                                  detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(kernel),
+                                  detail::get_info<cl_kernel, CL_KERNEL_NUM_ARGS>(quiet, kernel),
                                   "); call set_args first (NVIDIA's driver also says so "
                                   "when a pointer argument was set as an SVM pointer and "
                                   "then as a buffer: use a fresh kernel object)");
@@ -417,25 +500,16 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
         detail += ": the kernel and the queue belong to different contexts";
     } else if (code == CL_INVALID_WORK_GROUP_SIZE && !local.empty()) {
         detail += ": ";
-        detail += detail::describe_safely([&] {
+        detail += detail::describe_safely([&](OnError quiet) {
             return detail::concat(
                 "this kernel allows at most ",
                 detail::get_info<detail::KernelWorkGroupInfo, CL_KERNEL_WORK_GROUP_SIZE>(
-                    kernel, device().get()),
+                    quiet, kernel, device(quiet).get()),
                 " work-items per group on this device");
         });
     }
-    detail::fail(code, "clEnqueueNDRangeKernel", std::move(detail));
-}
-OPENCLAW_INLINE void Queue::initialize(cl_context context, const Device& device, Staging staging) {
-    const detail::FailureWatch watch;
-    context_ = context;
-    limits_ = detail::LaunchLimits::of(device);
-    state_ = make_state(device, staging);
-    if (watch.failed()) {
-        *this = Queue();
-    }
+    detail::fail(on_error, code, "clEnqueueNDRangeKernel", std::move(detail));
 }
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

@@ -11,19 +11,19 @@
 //   index     which of the matching devices (0 = the first), in platform and device order.
 // Examples: "nvidia", ":gpu", "portable:cpu", "::1", "intel:gpu:0".
 
+#include <openclaw/detail/checked.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/platform.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// A parsed device specification (see the top of this header for the syntax).
 struct DeviceSpec {
@@ -31,8 +31,8 @@ struct DeviceSpec {
     std::optional<DeviceType> type;    ///< empty: any
     std::optional<std::size_t> index;  ///< among the matching devices; empty: by preference
 
-    /// Parses "platform[:type[:index]]"; throws CL_INVALID_VALUE naming the bad part.
-    static DeviceSpec parse(std::string_view text, OnError = {}) {
+    /// Parses "platform[:type[:index]]"; fails with CL_INVALID_VALUE naming the bad part.
+    static DeviceSpec parse(std::string_view text, OnError on_error = {}) {
         DeviceSpec spec;
         const std::size_t first = text.find(':');
         spec.platform = std::string(text.substr(0, first));
@@ -52,7 +52,7 @@ struct DeviceSpec {
             } else if (type == "custom") {
                 spec.type = DeviceType::custom;
             } else if (type != "all") {
-                detail::fail(CL_INVALID_VALUE, "DeviceSpec::parse",
+                detail::fail(on_error, CL_INVALID_VALUE, "DeviceSpec::parse",
                              detail::concat("device type \"", type, "\" in \"", text,
                                             "\" is not gpu, cpu, accelerator, custom or all"));
                 return {};
@@ -63,13 +63,15 @@ struct DeviceSpec {
             if (!index.empty()) {
                 std::size_t value = 0;
                 for (char c : index) {
-                    if (c < '0' || c > '9') {
-                        detail::fail(CL_INVALID_VALUE, "DeviceSpec::parse",
-                                     detail::concat("index \"", index, "\" in \"", text,
-                                                    "\" is not a number"));
+                    const bool digit = c >= '0' && c <= '9';
+                    if (!digit || !detail::checked_mul(value, 10, value) ||
+                        !detail::checked_add(value, static_cast<std::size_t>(c - '0'), value)) {
+                        detail::fail(
+                            on_error, CL_INVALID_VALUE, "DeviceSpec::parse",
+                            detail::concat("index \"", index, "\" in \"", text,
+                                           digit ? "\" is too large" : "\" is not a number"));
                         return {};
                     }
-                    value = value * 10 + static_cast<std::size_t>(c - '0');
                 }
                 spec.index = value;
             }
@@ -78,23 +80,24 @@ struct DeviceSpec {
     }
 
     /// True if `device` (of `platform`) fits the platform and type parts.
-    bool matches(const Platform& platform, const Device& device) const {
+    bool matches(const Platform& platform, const Device& device, OnError on_error = {}) const {
         if (!this->platform.empty()) {
             const std::string wanted = lower(this->platform);
-            if (lower(platform.name()).find(wanted) == std::string::npos &&
-                lower(platform.vendor()).find(wanted) == std::string::npos) {
+            if (lower(platform.name(on_error)).find(wanted) == std::string::npos &&
+                lower(platform.vendor(on_error)).find(wanted) == std::string::npos) {
                 return false;
             }
         }
-        return !type || (static_cast<cl_device_type>(device.type()) &
+        return !type || (static_cast<cl_device_type>(device.type(on_error)) &
                          static_cast<cl_device_type>(*type)) != 0;
     }
 
   private:
     static std::string lower(std::string_view text) {
         std::string out(text);
-        std::transform(out.begin(), out.end(), out.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        for (char& c : out) {
+            c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+        }
         return out;
     }
 };
@@ -110,8 +113,8 @@ struct DeviceChoice {
 namespace detail {
 
 /// Lower is preferred: GPU, accelerator, CPU, anything else.
-inline int preference(const Device& device) {
-    switch (device.type()) {
+inline int preference(const Device& device, OnError on_error) {
+    switch (device.type(on_error)) {
         case DeviceType::gpu:
             return 0;
         case DeviceType::accelerator:
@@ -123,13 +126,13 @@ inline int preference(const Device& device) {
     }
 }
 
-inline std::string describe(const Platform& platform, const Device& device) {
-    return concat("\"", device.name(), "\" (", to_string(device.type()), ", platform \"",
-                  platform.name(), "\")");
+inline std::string describe(const Platform& platform, const Device& device, OnError on_error) {
+    return concat("\"", device.name(on_error), "\" (", to_string(device.type(on_error)),
+                  ", platform \"", platform.name(on_error), "\")");
 }
 
-inline void no_platform() {
-    fail(-1001 /* CL_PLATFORM_NOT_FOUND_KHR */, "select_device",
+inline void no_platform(OnError on_error) {
+    fail(on_error, -1001 /* CL_PLATFORM_NOT_FOUND_KHR */, "select_device",
          "no OpenCL platform is installed: install a driver (ICD), e.g. `sudo apt-get install "
          "pocl-opencl-icd` for the CPU, or your GPU vendor's OpenCL driver");
 }
@@ -138,10 +141,10 @@ inline void no_platform() {
 
 /// Every device of every platform for which `predicate(device)` is true, in platform order.
 template <class Predicate>
-std::vector<Device> find_devices(Predicate predicate) {
+std::vector<Device> find_devices(Predicate predicate, OnError on_error = {}) {
     std::vector<Device> found;
-    for (const Platform& platform : Platform::list()) {
-        for (Device& device : platform.devices()) {
+    for (const Platform& platform : Platform::list(on_error)) {
+        for (Device& device : platform.devices(DeviceType::all, on_error)) {
             if (predicate(device)) {
                 found.push_back(std::move(device));
             }
@@ -154,34 +157,34 @@ std::vector<Device> find_devices(Predicate predicate) {
 /// without an index, the most preferred type (GPU, accelerator, CPU) wins, then platform order.
 template <class Predicate>
 DeviceChoice choose_device(const DeviceSpec& spec, Predicate predicate,
-                           const std::string& spec_text = {}, OnError = {}) {
-    const detail::FailureWatch watch;
-    const auto platforms = Platform::list();
-    if (watch.failed()) {
+                           const std::string& spec_text = {}, OnError on_error = {}) {
+    detail::Relay step(on_error);
+    const auto platforms = Platform::list(step);
+    if (step.failed()) {
         return {};
     }
     if (platforms.empty()) {
-        detail::no_platform();
+        detail::no_platform(on_error);
         return {};
     }
     std::vector<std::pair<Platform, Device>> matching;
     std::string available;
     for (const Platform& platform : platforms) {
-        for (Device& device : platform.devices()) {
-            available += detail::concat("\n  ", detail::describe(platform, device));
-            if (spec.matches(platform, device) && predicate(device)) {
+        for (Device& device : platform.devices(DeviceType::all, step)) {
+            available += detail::concat("\n  ", detail::describe(platform, device, step));
+            if (spec.matches(platform, device, step) && predicate(device)) {
                 matching.emplace_back(platform, std::move(device));
             }
         }
     }
     const std::string asked = spec_text.empty() ? std::string("the device filter")
                                                 : detail::concat("\"", spec_text, "\"");
-    if (watch.failed()) {
+    if (step.failed()) {
         return {};
     }
     if (matching.empty() || (spec.index && *spec.index >= matching.size())) {
         detail::fail(
-            CL_DEVICE_NOT_FOUND, "select_device",
+            on_error, CL_DEVICE_NOT_FOUND, "select_device",
             detail::concat(asked, " matches ",
                            matching.empty() ? std::string("no device")
                                             : detail::concat("only ", matching.size(),
@@ -192,53 +195,59 @@ DeviceChoice choose_device(const DeviceSpec& spec, Predicate predicate,
     }
     if (spec.index) {
         auto& [platform, device] = matching[*spec.index];
-        return {device, detail::concat(detail::describe(platform, device), ": device ", *spec.index,
-                                       " matching ", asked)};
+        return {device, detail::concat(detail::describe(platform, device, step), ": device ",
+                                       *spec.index, " matching ", asked)};
     }
-    const auto best = std::min_element(matching.begin(), matching.end(), [](auto& a, auto& b) {
-        return detail::preference(a.second) < detail::preference(b.second);
-    });
-    const char* why = detail::preference(best->second) == 0   ? "the first GPU"
-                      : detail::preference(best->second) == 1 ? "no GPU; the first accelerator"
-                      : detail::preference(best->second) == 2
-                          ? "no GPU or accelerator; the first CPU"
-                          : "the first device";
-    return {best->second, detail::concat(detail::describe(best->first, best->second), ": ", why,
-                                         spec_text.empty() ? std::string{}
-                                                           : detail::concat(" matching ", asked))};
+    std::size_t best = 0;
+    int best_preference = detail::preference(matching.front().second, step);
+    for (std::size_t i = 1; i < matching.size(); ++i) {
+        const int preference = detail::preference(matching[i].second, step);
+        if (preference < best_preference) {
+            best = i;
+            best_preference = preference;
+        }
+    }
+    const char* why = best_preference == 0   ? "the first GPU"
+                      : best_preference == 1 ? "no GPU; the first accelerator"
+                      : best_preference == 2 ? "no GPU or accelerator; the first CPU"
+                                             : "the first device";
+    const auto& [platform, device] = matching[best];
+    return {device, detail::concat(
+                        detail::describe(platform, device, step), ": ", why,
+                        spec_text.empty() ? std::string{} : detail::concat(" matching ", asked))};
 }
 
 /// The device OPENCLAW_DEVICE names, or else the preferred one (GPU, accelerator, CPU), with the
 /// reason for the choice.
-inline DeviceChoice choose_device(OnError = {}) {
+inline DeviceChoice choose_device(OnError on_error = {}) {
     const char* env = std::getenv("OPENCLAW_DEVICE");
     const std::string text = env != nullptr ? std::string(env) : std::string{};
-    const detail::FailureWatch watch;
-    const DeviceSpec spec = DeviceSpec::parse(text);
-    if (watch.failed()) {
+    detail::Relay step(on_error);
+    const DeviceSpec spec = DeviceSpec::parse(text, step);
+    if (step.failed()) {
         return {};
     }
     return choose_device(
         spec, [](const Device&) { return true; },
-        text.empty() ? std::string{} : "OPENCLAW_DEVICE=" + text);
+        text.empty() ? std::string{} : "OPENCLAW_DEVICE=" + text, on_error);
 }
 
 /// The device OPENCLAW_DEVICE names, or else the preferred one: a GPU, then an accelerator,
 /// then a CPU. Throws with the list of devices when nothing matches, and with installation advice
 /// when no OpenCL platform exists.
-inline Device select_device(OnError = {}) {
-    return choose_device().device;
+inline Device select_device(OnError on_error = {}) {
+    return choose_device(on_error).device;
 }
 
 /// The device `spec` names ("nvidia:gpu", ":cpu", ...).
-inline Device select_device(std::string_view spec, OnError = {}) {
-    const detail::FailureWatch watch;
-    const DeviceSpec parsed = DeviceSpec::parse(spec);
-    if (watch.failed()) {
+inline Device select_device(std::string_view spec, OnError on_error = {}) {
+    detail::Relay step(on_error);
+    const DeviceSpec parsed = DeviceSpec::parse(spec, step);
+    if (step.failed()) {
         return {};
     }
     return choose_device(
-               parsed, [](const Device&) { return true; }, std::string(spec))
+               parsed, [](const Device&) { return true; }, std::string(spec), on_error)
         .device;
 }
 
@@ -246,8 +255,8 @@ inline Device select_device(std::string_view spec, OnError = {}) {
 /// `select_device([](const Device& d) { return d.supports_extension("cl_khr_fp64"); })`.
 template <class Predicate>
 requires std::is_invocable_r_v<bool, Predicate&, const Device&> Device
-select_device(Predicate predicate, OnError = {}) {
-    return choose_device(DeviceSpec{}, predicate).device;
+select_device(Predicate predicate, OnError on_error = {}) {
+    return choose_device(DeviceSpec{}, predicate, {}, on_error).device;
 }
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

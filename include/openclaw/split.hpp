@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Splitting an index range across devices in proportion to a weight (compute units by default),
-// in steps that keep every slice's start aligned, so the matching sub-buffers can be cut.
+// in steps that keep every slice's start aligned, so the matching sub-buffers can be cut (a side
+// header of the multi-device wing).
 
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
@@ -13,7 +14,7 @@
 #include <span>
 #include <vector>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// A part of an index range: elements [offset, offset + count).
 struct Slice {
@@ -28,16 +29,16 @@ struct Slice {
 /// a multiple of `granularity` (pass Buffer::sub_alignment() to cut sub-buffers from the slices);
 /// the last slice takes the remainder. A zero weight yields an empty slice.
 inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
-                                std::size_t granularity = 1, OnError = {}) {
+                                std::size_t granularity = 1, OnError on_error = {}) {
     if (weights.empty() || granularity == 0) {
-        detail::fail(CL_INVALID_VALUE, "split",
+        detail::fail(on_error, CL_INVALID_VALUE, "split",
                      weights.empty() ? "no weights given" : "granularity 0");
         return {};
     }
     double total = 0;
     for (std::size_t i = 0; i < weights.size(); ++i) {
         if (!(weights[i] >= 0) || !std::isfinite(weights[i])) {
-            detail::fail(CL_INVALID_VALUE, "split",
+            detail::fail(on_error, CL_INVALID_VALUE, "split",
                          detail::concat("weight ", i, " is ", weights[i],
                                         ": weights must be finite and not negative"));
             return {};
@@ -45,7 +46,7 @@ inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
         total += weights[i];
     }
     if (total <= 0) {
-        detail::fail(CL_INVALID_VALUE, "split", "every weight is 0");
+        detail::fail(on_error, CL_INVALID_VALUE, "split", "every weight is 0");
         return {};
     }
     // Whole units of `granularity`, shared by largest remainder; the partial unit at the end of
@@ -85,17 +86,17 @@ inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
 
 /// Splits [0, n) across `devices` in proportion to their compute units.
 inline std::vector<Slice> split(std::size_t n, std::span<const Device> devices,
-                                std::size_t granularity = 1, OnError = {}) {
-    const detail::FailureWatch watch;
+                                std::size_t granularity = 1, OnError on_error = {}) {
+    detail::Relay step(on_error);
     std::vector<double> weights;
     weights.reserve(devices.size());
     for (const Device& device : devices) {
-        weights.push_back(static_cast<double>(device.max_compute_units()));
+        weights.push_back(static_cast<double>(device.max_compute_units(step)));
     }
-    if (watch.failed()) {
+    if (step.failed()) {
         return {};
     }
-    return split(n, weights, granularity);
+    return split(n, weights, granularity, on_error);
 }
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Shared virtual memory (OpenCL 2.0+, optional on 3.0): what a device supports, SvmAllocator<T>
-// for std::vector and friends, SvmMapping<T> (the map/unmap guard coarse-grain SVM needs before
-// the host touches it), and svm(ptr), which marks a pointer as an SVM kernel argument.
+// Shared virtual memory (OpenCL 2.0+, optional on 3.0; a side header of the memory wing): what a
+// device supports, SvmAllocator<T> for std::vector and friends, SvmMapping<T> (the map/unmap
+// guard coarse-grain SVM needs before the host touches it), and svm(ptr), which marks a pointer
+// as an SVM kernel argument.
 
 #include <openclaw/context.hpp>
 #include <openclaw/detail/handle.hpp>
@@ -18,7 +19,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 /// The finest kind of shared virtual memory a device supports.
 enum class SvmLevel {
@@ -57,21 +58,16 @@ constexpr SvmPointer<T> svm(T* pointer) noexcept {
     return {pointer};
 }
 
-namespace detail {
-template <class A>
-inline constexpr bool is_svm_pointer = false;
-template <class T>
-inline constexpr bool is_svm_pointer<SvmPointer<T>> = true;
-}  // namespace detail
-
 #if CL_TARGET_OPENCL_VERSION >= 200
 
 /// What `device` supports; never calls a query its platform is too old to know.
-inline SvmLevel svm_level(const Device& device, OnError = {}) {
-    if (device.platform().version() < Version{2, 0} || device.version() < Version{2, 0}) {
+inline SvmLevel svm_level(const Device& device, OnError on_error = {}) {
+    detail::Relay step(on_error);
+    if (device.platform(step).version(step) < Version{2, 0} ||
+        device.version(step) < Version{2, 0} || step.failed()) {
         return SvmLevel::none;
     }
-    const cl_device_svm_capabilities caps = device.info<CL_DEVICE_SVM_CAPABILITIES>();
+    const cl_device_svm_capabilities caps = device.info<CL_DEVICE_SVM_CAPABILITIES>(on_error);
     if ((caps & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM) != 0) {
         return SvmLevel::fine_grain_system;
     }
@@ -96,21 +92,24 @@ class SvmAllocator {
     /// `fine_grain` asks for memory the host may touch without mapping (CL_MEM_SVM_FINE_GRAIN_
     /// BUFFER). Throws CL_INVALID_OPERATION if no device of the context supports what is asked.
     /// An allocator that failed (see OnError) refuses every allocation.
-    explicit SvmAllocator(const Context& context, bool fine_grain = false, OnError = {})
+    explicit SvmAllocator(const Context& context, bool fine_grain = false, OnError on_error = {})
         : context_(context),
           flags_(CL_MEM_READ_WRITE | (fine_grain ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0)) {
         const SvmLevel needed = fine_grain ? SvmLevel::fine_grain_buffer : SvmLevel::coarse_grain;
-        const detail::FailureWatch watch;
-        for (const Device& device : context.devices()) {
-            const SvmLevel level = svm_level(device);
-            if (level < needed && !watch.failed()) {
+        detail::Relay step(on_error);
+        if (!context) {
+            detail::refuse_empty(step, CL_INVALID_CONTEXT, "clSVMAlloc", "context");
+        }
+        for (const Device& device : context.devices(step)) {
+            const SvmLevel level = svm_level(device, step);
+            if (level < needed && !step.failed()) {
                 detail::fail(
-                    CL_INVALID_OPERATION, "clSVMAlloc",
-                    detail::concat("device \"", device.name(), "\" supports ", to_string(level),
+                    step, CL_INVALID_OPERATION, "clSVMAlloc",
+                    detail::concat("device \"", device.name(step), "\" supports ", to_string(level),
                                    " SVM, this allocator needs ", to_string(needed)));
             }
         }
-        if (watch.failed()) {
+        if (step.failed()) {
             context_ = Context();
         }
     }
@@ -120,7 +119,7 @@ class SvmAllocator {
         : context_(other.context()), flags_(other.flags()) {}
 
     /// Containers cannot take a null result, so a failure here always throws (or, without
-    /// exceptions, goes to the failure handler): an OnError scope does not record it.
+    /// exceptions, goes to the failure handler).
     [[nodiscard]] T* allocate(std::size_t n) {
         if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) {
             detail::throw_error(CL_INVALID_BUFFER_SIZE, "clSVMAlloc",
@@ -173,17 +172,25 @@ template <class T>
 class SvmMapping {
   public:
     /// Maps `region` for reading and writing (`write_only`: CL_MAP_WRITE_INVALIDATE_REGION).
-    SvmMapping(const Queue& queue, std::span<T> region, bool write_only = false, OnError = {})
-        : queue_(detail::Handle<cl_command_queue>::retain(queue.get())), region_(region) {
+    SvmMapping(const Queue& queue, std::span<T> region, bool write_only = false,
+               OnError on_error = {})
+        : region_(region) {
         if (region_.empty()) {
             return;
         }
+        if (!queue) {
+            detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "clEnqueueSVMMap", "queue");
+            region_ = {};
+            return;
+        }
+        queue_ = detail::Handle<cl_command_queue>::retain(queue.get(), on_error);
         const cl_map_flags flags =
             write_only ? CL_MAP_WRITE_INVALIDATE_REGION
                        : (std::is_const_v<T> ? CL_MAP_READ : CL_MAP_READ | CL_MAP_WRITE);
-        mapped_ = detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(),
+        mapped_ = queue_ &&
+                  detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(),
                                                 region_.size_bytes(), 0, nullptr, nullptr),
-                                "clEnqueueSVMMap",
+                                "clEnqueueSVMMap", on_error,
                                 [&] { return detail::concat(region_.size(), " elements of SVM"); });
         if (!mapped_) {
             region_ = {};
@@ -199,10 +206,10 @@ class SvmMapping {
         }
     }
 
-    /// Unmaps now, throwing on failure.
-    void unmap(OnError = {}) {
+    /// Unmaps now, reporting a failure (see OnError).
+    void unmap(OnError on_error = {}) {
         if (mapped_) {
-            (void)detail::check(release(), "clEnqueueSVMUnmap");
+            (void)detail::check(release(), "clEnqueueSVMUnmap", on_error);
         }
     }
 
@@ -233,4 +240,4 @@ class SvmMapping {
 
 #endif  // CL_TARGET_OPENCL_VERSION >= 200
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

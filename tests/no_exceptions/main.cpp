@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // openclaw built with -fno-exceptions: every failure is reported through an std::error_code, a
-// Status or an OnError scope, and one that nothing records goes to the failure handler. Catch2
-// is not used here (its v3 library is built with exceptions); each check prints its outcome.
+// Status given as the last argument, and one that nothing records goes to the failure handler.
+// Catch2 is not used here (its v3 library is built with exceptions); each check prints its outcome.
 //
 //   no_exceptions             the non-throwing forms, success and failure paths
 //   no_exceptions no-platform select_device() on a machine without a driver
@@ -79,10 +79,7 @@ int run() {
     std::vector<cl_int> host(64, 21);
     const openclaw::ReadWriteBuffer<cl_int> data(context, std::span<const cl_int>(host), ec);
     auto twice = program.kernel<openclaw::InOut<cl_int>>("twice", ec);
-    {
-        const openclaw::OnError scope(ec);  // set_args is variadic: it reports to a scope
-        twice.set_args(data);
-    }
+    twice.set_args(data, ec);  // set_args takes its OnError target last, as every call does
     queue.enqueue(twice, openclaw::NDRange{64}, openclaw::NDRange{}, {}, ec);
     data.read(queue, host, {}, ec);
     check(!ec && host == std::vector<cl_int>(64, 42), "a kernel runs and its result reads back");
@@ -94,16 +91,21 @@ int run() {
               part == std::vector<cl_int>(16, -1),
           "an out-of-range read sets CL_INVALID_VALUE and reads nothing");
 
-    // Variadic calls and constructors report to a scope, which keeps the first failure.
+    // A named OnError passed to several calls keeps the first failure; constructors that have no
+    // OnError (NDRange, after) leave their mistake to the call they are given to.
     {
-        const openclaw::OnError scope(status);
+        const openclaw::OnError sink(status);
         const openclaw::ReadWriteBuffer<cl_int> empty;
-        twice.set_args(empty);
+        twice.set_args(empty, sink);
         const openclaw::NDRange negative{-4};
-        queue.enqueue(twice, negative);
+        queue.enqueue(twice, negative, openclaw::NDRange{}, {}, sink);
     }
     check(status.cl_code() == CL_INVALID_ARG_VALUE && contains(status.what(), "empty"),
-          "an OnError scope records the first failure (an empty buffer argument)");
+          "a named OnError records the first failure (an empty buffer argument)");
+    std::error_code negative_ec;
+    queue.enqueue(twice, openclaw::NDRange{-4}, openclaw::NDRange{}, {}, negative_ec);
+    check(negative_ec == openclaw::make_error_code(CL_INVALID_VALUE),
+          "a negative NDRange size is refused by the launch it is given to");
 
     // A bad launch geometry, and a Status that can be read again after success.
     queue.enqueue(twice, openclaw::NDRange{64}, openclaw::NDRange{3, 3}, {}, status);

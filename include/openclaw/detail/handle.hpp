@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Handle<cl_xxx>: the one owner of an OpenCL reference count. Copy retains, move steals and
-// nulls the source, the destructor releases and never throws. Every openclaw object holds one,
-// so retain/release appear nowhere else in the library.
+// Handle<cl_xxx>: the one owner of an OpenCL reference count (detail core layer). Copy retains,
+// move steals and nulls the source, the destructor releases and never throws. Every openclaw
+// object holds one, so retain/release appear nowhere else in the library.
 
 #include <openclaw/error.hpp>
 
 #include <utility>
 
-namespace openclaw::detail {
+OPENCLAW_BEGIN_NAMESPACE
+namespace detail {
 
 /// Retain/release entry points of each OpenCL object type (counted = false: no reference count).
 template <class T>
@@ -53,16 +54,19 @@ class Handle {
     [[nodiscard]] static Handle adopt(T raw) noexcept { return Handle(raw); }
 
     /// Shares `raw`: retains it, so the caller keeps its own reference. Empty if the retain
-    /// failed (reported through OnError).
-    [[nodiscard]] static Handle retain(T raw) { return Handle(acquire(raw)); }
+    /// failed (reported to `sink`).
+    [[nodiscard]] static Handle retain(T raw, OnError sink = {}) {
+        return Handle(acquire(raw, sink));
+    }
 
-    Handle(const Handle& other) : raw_(acquire(other.raw_)) {}
+    /// Shares `other`'s object (a failed retain throws: a copy has no OnError to report to).
+    Handle(const Handle& other) : raw_(acquire(other.raw_, OnError{})) {}
 
     Handle(Handle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
 
     Handle& operator=(const Handle& other) {
         if (raw_ != other.raw_) {
-            T raw = acquire(other.raw_);
+            T raw = acquire(other.raw_, OnError{});
             reset();
             raw_ = raw;
         }
@@ -103,9 +107,9 @@ class Handle {
     explicit Handle(T raw) noexcept : raw_(raw) {}
 
     // `raw`, retained; nullptr when the retain failed.
-    static T acquire(T raw) {
+    static T acquire(T raw, OnError sink) {
         if constexpr (Traits::counted) {
-            if (raw != nullptr && !check(Traits::retain(raw), Traits::retain_name)) {
+            if (raw != nullptr && !check(Traits::retain(raw), Traits::retain_name, sink)) {
                 return nullptr;
             }
         }
@@ -138,4 +142,5 @@ class ResetOnMove {
     T value_{};
 };
 
-}  // namespace openclaw::detail
+}  // namespace detail
+OPENCLAW_END_NAMESPACE

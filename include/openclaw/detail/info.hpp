@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Typed clGetXxxInfo queries from one table: InfoTraits<Object, CL_PARAM> names the C++ type
-// each parameter returns (strings and arrays are fetched with the size query once, here), so
-// object classes expose info<CL_DEVICE_NAME>() without a hand-written getter per property.
+// Typed clGetXxxInfo queries from one table (detail core layer): InfoTraits<Object, CL_PARAM> names
+// the C++ type each parameter returns (strings and arrays are fetched with the size query once,
+// here), so object classes expose info<CL_DEVICE_NAME>() without a hand-written getter per
+// property.
 
 #include <openclaw/error.hpp>
 
@@ -11,7 +12,8 @@
 #include <type_traits>
 #include <vector>
 
-namespace openclaw::detail {
+OPENCLAW_BEGIN_NAMESPACE
+namespace detail {
 
 // Query tags beside the object types: queries that take a second object or an index.
 struct ProgramBuildInfo {};     // clGetProgramBuildInfo(program, device, ...)
@@ -26,6 +28,8 @@ struct InfoQuery;
 template <>
 struct InfoQuery<cl_platform_id> {
     static constexpr const char* call = "clGetPlatformInfo";
+    static constexpr cl_int empty_code = CL_INVALID_PLATFORM;
+    static constexpr const char* object = "platform";
     static cl_int get(cl_platform_id o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetPlatformInfo(o, p, n, v, r);
     }
@@ -33,6 +37,8 @@ struct InfoQuery<cl_platform_id> {
 template <>
 struct InfoQuery<cl_device_id> {
     static constexpr const char* call = "clGetDeviceInfo";
+    static constexpr cl_int empty_code = CL_INVALID_DEVICE;
+    static constexpr const char* object = "device";
     static cl_int get(cl_device_id o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetDeviceInfo(o, p, n, v, r);
     }
@@ -40,6 +46,8 @@ struct InfoQuery<cl_device_id> {
 template <>
 struct InfoQuery<cl_context> {
     static constexpr const char* call = "clGetContextInfo";
+    static constexpr cl_int empty_code = CL_INVALID_CONTEXT;
+    static constexpr const char* object = "context";
     static cl_int get(cl_context o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetContextInfo(o, p, n, v, r);
     }
@@ -47,6 +55,8 @@ struct InfoQuery<cl_context> {
 template <>
 struct InfoQuery<cl_command_queue> {
     static constexpr const char* call = "clGetCommandQueueInfo";
+    static constexpr cl_int empty_code = CL_INVALID_COMMAND_QUEUE;
+    static constexpr const char* object = "queue";
     static cl_int get(cl_command_queue o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetCommandQueueInfo(o, p, n, v, r);
     }
@@ -54,6 +64,8 @@ struct InfoQuery<cl_command_queue> {
 template <>
 struct InfoQuery<cl_mem> {
     static constexpr const char* call = "clGetMemObjectInfo";
+    static constexpr cl_int empty_code = CL_INVALID_MEM_OBJECT;
+    static constexpr const char* object = "memory object";
     static cl_int get(cl_mem o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetMemObjectInfo(o, p, n, v, r);
     }
@@ -61,6 +73,8 @@ struct InfoQuery<cl_mem> {
 template <>
 struct InfoQuery<ImageInfo> {
     static constexpr const char* call = "clGetImageInfo";
+    static constexpr cl_int empty_code = CL_INVALID_MEM_OBJECT;
+    static constexpr const char* object = "image";
     static cl_int get(cl_mem o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetImageInfo(o, p, n, v, r);
     }
@@ -68,6 +82,8 @@ struct InfoQuery<ImageInfo> {
 template <>
 struct InfoQuery<cl_sampler> {
     static constexpr const char* call = "clGetSamplerInfo";
+    static constexpr cl_int empty_code = CL_INVALID_SAMPLER;
+    static constexpr const char* object = "sampler";
     static cl_int get(cl_sampler o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetSamplerInfo(o, p, n, v, r);
     }
@@ -75,6 +91,8 @@ struct InfoQuery<cl_sampler> {
 template <>
 struct InfoQuery<cl_program> {
     static constexpr const char* call = "clGetProgramInfo";
+    static constexpr cl_int empty_code = CL_INVALID_PROGRAM;
+    static constexpr const char* object = "program";
     static cl_int get(cl_program o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetProgramInfo(o, p, n, v, r);
     }
@@ -82,6 +100,8 @@ struct InfoQuery<cl_program> {
 template <>
 struct InfoQuery<ProgramBuildInfo> {
     static constexpr const char* call = "clGetProgramBuildInfo";
+    static constexpr cl_int empty_code = CL_INVALID_PROGRAM;
+    static constexpr const char* object = "program";
     static cl_int get(cl_program o, cl_device_id d, cl_uint p, std::size_t n, void* v,
                       std::size_t* r) {
         return clGetProgramBuildInfo(o, d, p, n, v, r);
@@ -90,6 +110,8 @@ struct InfoQuery<ProgramBuildInfo> {
 template <>
 struct InfoQuery<cl_kernel> {
     static constexpr const char* call = "clGetKernelInfo";
+    static constexpr cl_int empty_code = CL_INVALID_KERNEL;
+    static constexpr const char* object = "kernel";
     static cl_int get(cl_kernel o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetKernelInfo(o, p, n, v, r);
     }
@@ -97,6 +119,8 @@ struct InfoQuery<cl_kernel> {
 template <>
 struct InfoQuery<KernelWorkGroupInfo> {
     static constexpr const char* call = "clGetKernelWorkGroupInfo";
+    static constexpr cl_int empty_code = CL_INVALID_KERNEL;
+    static constexpr const char* object = "kernel";
     static cl_int get(cl_kernel o, cl_device_id d, cl_uint p, std::size_t n, void* v,
                       std::size_t* r) {
         return clGetKernelWorkGroupInfo(o, d, p, n, v, r);
@@ -105,6 +129,8 @@ struct InfoQuery<KernelWorkGroupInfo> {
 template <>
 struct InfoQuery<KernelArgInfo> {
     static constexpr const char* call = "clGetKernelArgInfo";
+    static constexpr cl_int empty_code = CL_INVALID_KERNEL;
+    static constexpr const char* object = "kernel";
     static cl_int get(cl_kernel o, cl_uint index, cl_uint p, std::size_t n, void* v,
                       std::size_t* r) {
         return clGetKernelArgInfo(o, index, p, n, v, r);
@@ -113,6 +139,8 @@ struct InfoQuery<KernelArgInfo> {
 template <>
 struct InfoQuery<cl_event> {
     static constexpr const char* call = "clGetEventInfo";
+    static constexpr cl_int empty_code = CL_INVALID_EVENT;
+    static constexpr const char* object = "event";
     static cl_int get(cl_event o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetEventInfo(o, p, n, v, r);
     }
@@ -120,6 +148,8 @@ struct InfoQuery<cl_event> {
 template <>
 struct InfoQuery<EventProfilingInfo> {
     static constexpr const char* call = "clGetEventProfilingInfo";
+    static constexpr cl_int empty_code = CL_INVALID_EVENT;
+    static constexpr const char* object = "event";
     static cl_int get(cl_event o, cl_uint p, std::size_t n, void* v, std::size_t* r) {
         return clGetEventProfilingInfo(o, p, n, v, r);
     }
@@ -353,9 +383,14 @@ OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_END, cl_ulong);
 
 /// Reports a failed clGetXxxInfo query, naming the parameter (shared by every get_info
 /// instance, which then compiles to the queries alone).
-[[gnu::noinline, gnu::cold]] inline void info_failed(cl_int code, const char* call,
-                                                     const char* name) {
-    fail(code, call, concat("query ", name));
+[[gnu::cold]] void info_failed(OnError sink, cl_int code, const char* call, const char* name);
+
+/// Refuses an empty (default-constructed or moved-from) object before the driver sees it.
+[[gnu::cold]] void refuse_empty(OnError sink, cl_int code, const char* call, const char* object);
+
+template <class First, class... Rest>
+constexpr First first_of(First first, Rest...) noexcept {
+    return first;
 }
 
 template <class T>
@@ -364,15 +399,20 @@ template <class T>
 inline constexpr bool is_vector<std::vector<T>> = true;
 
 /// Runs clGetXxxInfo for `Param` on `objects` (the object, plus a device or index for the
-/// two-object queries) and returns the table's C++ type. A failure names the parameter (see
-/// OnError); the result is then value-initialized.
+/// two-object queries) and returns the table's C++ type. A failure, naming the parameter, goes to
+/// `sink`; the result is then value-initialized.
 template <class Tag, cl_uint Param, class... Objects>
-info_t<Tag, Param> get_info(Objects... objects) {
+info_t<Tag, Param> get_info(OnError sink, Objects... objects) {
     using Traits = InfoTraits<Tag, Param>;
     using Result = info_t<Tag, Param>;
-    const auto checked = [](cl_int code) {
+    if (first_of(objects...) == nullptr) [[unlikely]] {
+        refuse_empty(sink, InfoQuery<Tag>::empty_code, InfoQuery<Tag>::call,
+                     InfoQuery<Tag>::object);
+        return Result{};
+    }
+    const auto checked = [sink](cl_int code) {
         if (code != CL_SUCCESS) [[unlikely]] {
-            info_failed(code, InfoQuery<Tag>::call, Traits::name);
+            info_failed(sink, code, InfoQuery<Tag>::call, Traits::name);
             return false;
         }
         return true;
@@ -421,9 +461,26 @@ info_t<Tag, Param> get_info(Objects... objects) {
 }
 
 /// A kernel's name in quotes, for an error message; if the query fails, why (describe_safely).
-inline std::string quoted_kernel_name(cl_kernel kernel) {
-    return describe_safely(
-        [&] { return concat('"', get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(kernel), '"'); });
+std::string quoted_kernel_name(cl_kernel kernel);
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void info_failed(OnError sink, cl_int code,
+                                                              const char* call, const char* name) {
+    fail(sink, code, call, concat("query ", name));
 }
 
-}  // namespace openclaw::detail
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void refuse_empty(OnError sink, cl_int code,
+                                                               const char* call,
+                                                               const char* object) {
+    fail(sink, code, call, concat("the ", object, " is empty (default-constructed or moved-from)"));
+}
+
+OPENCLAW_INLINE std::string quoted_kernel_name(cl_kernel kernel) {
+    return describe_safely([&](OnError quiet) {
+        return concat('"', get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(quiet, kernel), '"');
+    });
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+}  // namespace detail
+OPENCLAW_END_NAMESPACE

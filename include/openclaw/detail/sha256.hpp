@@ -3,6 +3,8 @@
 // SHA-256 (FIPS 180-4), for the keys and checksums of the on-disk binary cache: a key collision
 // would hand a program another program's binary, so the hash must be one nobody can collide.
 
+#include <openclaw/config.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +12,8 @@
 #include <string>
 #include <string_view>
 
-namespace openclaw::detail {
+OPENCLAW_BEGIN_NAMESPACE
+namespace detail {
 
 class Sha256 {
   public:
@@ -144,4 +147,5 @@ class Sha256 {
     std::uint64_t total_ = 0;
 };
 
-}  // namespace openclaw::detail
+}  // namespace detail
+OPENCLAW_END_NAMESPACE

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Pipelined transfers between pageable host memory and a device through pinned staging buffers.
+// Pipelined transfers between pageable host memory and a device through pinned staging buffers
+// (the memory core's, under the typed buffers; made on first use per queue).
 // Discrete GPUs move pinned memory several times faster than pageable memory (55.5 vs 6.8 GB/s
 // for writes on an H200), so large blocking reads and writes copy chunk by chunk through a few
 // pinned buffers: the host copies one chunk (on several threads) while the device moves another.
 
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/error.hpp>
-#include <openclaw/event.hpp>
 #include <openclaw/queue.hpp>
 
-#include <algorithm>
 #include <array>
 #include <condition_variable>
 #include <cstddef>
@@ -21,7 +20,8 @@
 #include <thread>
 #include <vector>
 
-namespace openclaw::detail {
+OPENCLAW_BEGIN_NAMESPACE
+namespace detail {
 
 /// Copies large blocks on several threads: a few persistent helpers plus the calling thread.
 class CopyWorkers {
@@ -69,8 +69,8 @@ class CopyWorkers {
     };
 
     void copy_part(std::size_t index) const {
-        const std::size_t begin = std::min(job_.bytes, index * job_.part);
-        const std::size_t end = std::min(job_.bytes, begin + job_.part);
+        const std::size_t begin = index * job_.part < job_.bytes ? index * job_.part : job_.bytes;
+        const std::size_t end = job_.bytes - begin < job_.part ? job_.bytes : begin + job_.part;
         if (end > begin) {
             std::memcpy(job_.dst + begin, job_.src + begin, end - begin);
         }
@@ -117,7 +117,8 @@ class StagingPool {
     /// Transfers smaller than this go straight to the driver.
     static constexpr std::size_t threshold_bytes = std::size_t{4} << 20;
 
-    StagingPool(cl_context context, cl_command_queue queue);
+    /// Makes the staging buffers; a failure goes to `on_error` and leaves the pool not ready().
+    StagingPool(cl_context context, cl_command_queue queue, OnError on_error);
     StagingPool(const StagingPool&) = delete;
     StagingPool& operator=(const StagingPool&) = delete;
 
@@ -126,11 +127,11 @@ class StagingPool {
 
     /// Blocking write of `bytes` from pageable `src` to `dst` at byte `offset`.
     void write(cl_command_queue queue, cl_mem dst, std::size_t offset, const std::byte* src,
-               std::size_t bytes);
+               std::size_t bytes, OnError on_error);
 
     /// Blocking read of `bytes` from `src` at byte `offset` into pageable `dst`.
     void read(cl_command_queue queue, cl_mem src, std::size_t offset, std::byte* dst,
-              std::size_t bytes);
+              std::size_t bytes, OnError on_error);
 
   private:
     // A persistently mapped pinned buffer; unmapped when destroyed (also when the pool's
@@ -158,7 +159,7 @@ class StagingPool {
     /// the device may still use a staging buffer.
     class InFlight {
       public:
-        InFlight() = default;
+        explicit InFlight(OnError on_error) noexcept : on_error_(on_error) {}
         InFlight(const InFlight&) = delete;
         InFlight& operator=(const InFlight&) = delete;
         ~InFlight() {
@@ -175,8 +176,8 @@ class StagingPool {
             if (cl_event event = std::exchange(events_[i], nullptr)) {
                 const cl_int code = clWaitForEvents(1, &event);
                 clReleaseEvent(event);
-                ok_ = ok_ &&
-                      check(code, "clWaitForEvents", [] { return "a staged transfer failed"; });
+                ok_ = ok_ && check(code, "clWaitForEvents", on_error_,
+                                   [] { return "a staged transfer failed"; });
             }
         }
         void wait_all() {
@@ -189,8 +190,14 @@ class StagingPool {
 
       private:
         std::array<cl_event, slot_count> events_{};
+        OnError on_error_;
         bool ok_ = true;
     };
+
+    // The bytes of the chunk at byte `done` of a transfer of `bytes`.
+    static std::size_t chunk_of(std::size_t bytes, std::size_t done) noexcept {
+        return bytes - done < chunk_bytes ? bytes - done : chunk_bytes;
+    }
 
     std::array<Slot, slot_count> slots_;
     CopyWorkers workers_;
@@ -202,42 +209,44 @@ class StagingPool {
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 OPENCLAW_INLINE std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(
     const Queue& queue) {
-    QueueState& state = state_of(queue);
-    if (!state.stage_pageable) {
+    QueueState* state = QueueAccess::state(queue);
+    if (state == nullptr || !state->stage_pageable) {
         return {nullptr, std::unique_lock<std::mutex>{}};
     }
-    std::unique_lock lock(state.mutex);
-    if (!state.staging) {
+    std::unique_lock lock(state->mutex);
+    if (!state->staging) {
         // Pinned memory is an optimization: without it the transfer goes straight to the driver.
         Status unavailable;
-        const OnError quiet(unavailable);
-        auto pool = std::make_shared<StagingPool>(queue.context_handle(), queue.get());
+        auto pool = std::make_shared<StagingPool>(queue.context_handle(), queue.get(), unavailable);
         if (!pool->ready()) {
             return {nullptr, std::unique_lock<std::mutex>{}};
         }
-        state.staging = std::move(pool);
+        state->staging = std::move(pool);
     }
-    return {static_cast<StagingPool*>(state.staging.get()), std::move(lock)};
+    return {static_cast<StagingPool*>(state->staging.get()), std::move(lock)};
 }
 #else
 std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Queue& queue);
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue queue)
-    : workers_(std::clamp(std::thread::hardware_concurrency(), 1u, 16u)) {
+OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue queue,
+                                         OnError on_error)
+    : workers_(std::thread::hardware_concurrency() < 1    ? 1u
+               : std::thread::hardware_concurrency() > 16 ? 16u
+                                                          : std::thread::hardware_concurrency()) {
     for (Slot& slot : slots_) {
         cl_int code = CL_SUCCESS;
         slot.mem = Handle<cl_mem>::adopt(clCreateBuffer(
             context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, chunk_bytes, nullptr, &code));
-        if (!check(code, "clCreateBuffer", [] { return "pinned staging buffer"; })) {
+        if (!check(code, "clCreateBuffer", on_error, [] { return "pinned staging buffer"; })) {
             slot.mem.reset();
             return;
         }
         slot.queue = Handle<cl_command_queue>::retain(queue);
         void* host = clEnqueueMapBuffer(queue, slot.mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
                                         0, chunk_bytes, 0, nullptr, nullptr, &code);
-        if (!check(code, "clEnqueueMapBuffer", [] { return "pinned staging buffer"; })) {
+        if (!check(code, "clEnqueueMapBuffer", on_error, [] { return "pinned staging buffer"; })) {
             return;
         }
         slot.host = host;
@@ -246,46 +255,46 @@ OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue qu
 }
 
 OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::size_t offset,
-                                       std::byte* dst, std::size_t bytes) {
-    InFlight in_flight;
+                                       std::byte* dst, std::size_t bytes, OnError on_error) {
+    InFlight in_flight(on_error);
     const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
     const auto issue = [&](std::size_t i) {
-        const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
+        const std::size_t n = chunk_of(bytes, i * chunk_bytes);
         return check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk_bytes, n,
                                          slots_[i % slot_count].host, 0, nullptr,
                                          in_flight.slot(i % slot_count)),
-                     "clEnqueueReadBuffer", [&] {
+                     "clEnqueueReadBuffer", on_error, [&] {
                          return concat("staged chunk of ", n, " bytes at byte ",
                                        offset + i * chunk_bytes);
                      });
     };
-    for (std::size_t i = 0; i < std::min(chunks, slot_count); ++i) {
+    for (std::size_t i = 0; i < chunks && i < slot_count; ++i) {
         if (!issue(i)) {
             return;
         }
     }
-    if (!check(clFlush(queue), "clFlush")) {
+    if (!check(clFlush(queue), "clFlush", on_error)) {
         return;
     }
     for (std::size_t i = 0; i < chunks; ++i) {
-        const std::size_t n = std::min(chunk_bytes, bytes - i * chunk_bytes);
+        const std::size_t n = chunk_of(bytes, i * chunk_bytes);
         in_flight.wait(i % slot_count);
         if (!in_flight.ok()) {
             return;
         }
         workers_.copy(dst + i * chunk_bytes, slots_[i % slot_count].host, n);
         if (i + slot_count < chunks &&
-            (!issue(i + slot_count) || !check(clFlush(queue), "clFlush"))) {
+            (!issue(i + slot_count) || !check(clFlush(queue), "clFlush", on_error))) {
             return;
         }
     }
 }
 
 OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std::size_t offset,
-                                        const std::byte* src, std::size_t bytes) {
-    InFlight in_flight;
+                                        const std::byte* src, std::size_t bytes, OnError on_error) {
+    InFlight in_flight(on_error);
     for (std::size_t done = 0, i = 0; done < bytes; done += chunk_bytes, ++i) {
-        const std::size_t n = std::min(chunk_bytes, bytes - done);
+        const std::size_t n = chunk_of(bytes, done);
         Slot& slot = slots_[i % slot_count];
         in_flight.wait(i % slot_count);  // the slot's previous chunk has left it
         if (!in_flight.ok()) {
@@ -295,9 +304,9 @@ OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std:
         if (!check(
                 clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0, nullptr,
                                      in_flight.slot(i % slot_count)),
-                "clEnqueueWriteBuffer",
+                "clEnqueueWriteBuffer", on_error,
                 [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + done); }) ||
-            !check(clFlush(queue), "clFlush")) {
+            !check(clFlush(queue), "clFlush", on_error)) {
             return;
         }
     }
@@ -319,4 +328,5 @@ OPENCLAW_INLINE CopyWorkers::CopyWorkers(unsigned participants) {
 }
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
-}  // namespace openclaw::detail
+}  // namespace detail
+OPENCLAW_END_NAMESPACE

@@ -21,7 +21,7 @@
 #include <concepts>
 #include <cstddef>
 
-namespace openclaw {
+OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
 
@@ -138,14 +138,14 @@ requires detail::is_buffer<B> B from_clhpp(const cl::Buffer& buffer, const Conte
         return B();
     }
     const char* call = "from_clhpp";
-    if (const auto type = detail::get_info<cl_mem, CL_MEM_TYPE>(raw);
+    if (const auto type = detail::get_info<cl_mem, CL_MEM_TYPE>(OnError{}, raw);
         type != CL_MEM_OBJECT_BUFFER) {
         detail::throw_error(CL_INVALID_MEM_OBJECT, call,
                             detail::concat("the memory object is not a buffer but an image or "
                                            "pipe (CL_MEM_TYPE ",
                                            type, ")"));
     }
-    if (const cl_context owner = detail::get_info<cl_mem, CL_MEM_CONTEXT>(raw);
+    if (const cl_context owner = detail::get_info<cl_mem, CL_MEM_CONTEXT>(OnError{}, raw);
         owner != context.get()) {
         detail::throw_error(CL_INVALID_CONTEXT, call,
                             context ? std::string("the buffer belongs to another context than the "
@@ -153,14 +153,14 @@ requires detail::is_buffer<B> B from_clhpp(const cl::Buffer& buffer, const Conte
                                     : std::string("the context given is empty (default-constructed "
                                                   "or moved-from)"));
     }
-    if (const std::size_t bytes = detail::get_info<cl_mem, CL_MEM_SIZE>(raw);
+    if (const std::size_t bytes = detail::get_info<cl_mem, CL_MEM_SIZE>(OnError{}, raw);
         bytes % sizeof(T) != 0) {
         detail::throw_error(
             CL_INVALID_MEM_OBJECT, call,
             detail::concat("the buffer's ", bytes, " bytes are not a whole number of ", sizeof(T),
                            "-byte elements"));
     }
-    const cl_mem_flags flags = detail::get_info<cl_mem, CL_MEM_FLAGS>(raw);
+    const cl_mem_flags flags = detail::get_info<cl_mem, CL_MEM_FLAGS>(OnError{}, raw);
     if ((Access::kernel_writes && (flags & CL_MEM_READ_ONLY) != 0) ||
         (Access::kernel_reads && (flags & CL_MEM_WRITE_ONLY) != 0)) {
         detail::throw_error(CL_INVALID_MEM_OBJECT, call,
@@ -172,4 +172,4 @@ requires detail::is_buffer<B> B from_clhpp(const cl::Buffer& buffer, const Conte
     return B::retain(raw);
 }
 
-}  // namespace openclaw
+OPENCLAW_END_NAMESPACE

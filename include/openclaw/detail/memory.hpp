@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The memory core: everything a buffer does, written once for bytes (no templates). Creation,
+// adoption, sub-buffers and their alignment, blocking and asynchronous transfers (large pageable
+// ones staged through pinned memory), copies, fills, mappings, the range and context checks and
+// their messages. Buffer<T, Access> and the image types are thin typed wrappers that pass their
+// element size and access name, so an extra element type costs almost nothing to compile.
+
+#include <openclaw/context.hpp>
+#include <openclaw/detail/checked.hpp>
+#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/detail/staging.hpp>
+#include <openclaw/event.hpp>
+#include <openclaw/queue.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+
+OPENCLAW_BEGIN_NAMESPACE
+namespace detail {
+
+/// What messages say about a typed memory object: its element size and kernel access.
+struct Element {
+    std::size_t size = 1;
+    const char* access = "";
+};
+
+/// A memory object: its handle, the root buffer a sub-buffer keeps alive, its context (not
+/// retained: the object keeps it alive) and its size in bytes. Moved-from objects are empty in
+/// every respect, so openclaw's checks refuse them before a driver sees a null handle.
+struct MemObject {
+    Handle<cl_mem> handle;
+    Handle<cl_mem> root;  // a sub-buffer's root buffer, kept alive
+    ResetOnMove<cl_context> context;
+    ResetOnMove<std::size_t> bytes;
+
+    cl_mem get() const noexcept { return handle.get(); }
+};
+
+/// Direction of a host transfer.
+enum class Direction : unsigned char { read, write };
+
+/// clCreateBuffer of `count` elements with `flags` (and, when `init` is given, a copy of it).
+MemObject create_buffer(const Context& context, std::size_t count, Element element,
+                        cl_mem_flags flags, const void* init, OnError on_error);
+/// A buffer of a raw handle (adopted or retained by the caller): its root, context and size,
+/// which must be a whole number of elements.
+MemObject describe_buffer(Handle<cl_mem> handle, Element element, OnError on_error);
+/// `count` elements from element `offset` of `parent`, cut from its root.
+MemObject sub_buffer(const MemObject& parent, std::size_t offset, std::size_t count,
+                     Element element, cl_mem_flags flags, OnError on_error);
+/// The step, in elements, that sub-buffer offsets of `buffer` must be a multiple of.
+std::size_t sub_alignment(const MemObject& buffer, std::size_t element_size, OnError on_error);
+
+/// Blocking transfer of `count` elements at element `offset` to or from `host`; `pageable` host
+/// memory may go through the queue's staging buffers.
+void transfer(const MemObject& buffer, Direction direction, const Queue& queue, std::size_t offset,
+              std::size_t count, Element element, void* host, bool pageable, const WaitList& wait,
+              OnError on_error);
+/// Refuses a destination of `elements` that cannot hold the whole buffer.
+bool check_destination(const MemObject& buffer, std::size_t elements, Element element,
+                       OnError on_error);
+/// Non-blocking transfer from or to pinned memory; the command's event (null after a failure,
+/// or a marker's when there is nothing to move).
+cl_event transfer_async(const MemObject& buffer, Direction direction, const Queue& queue,
+                        std::size_t offset, std::size_t count, Element element, void* host,
+                        const WaitList& wait, OnError on_error);
+/// clEnqueueCopyBuffer of `count` elements.
+void copy(const MemObject& source, const MemObject& destination, const Queue& queue,
+          std::size_t source_offset, std::size_t destination_offset, std::size_t count,
+          Element element, const WaitList& wait, cl_event* event, OnError on_error);
+/// Sets `count` elements from element `offset` to the `element.size` bytes at `pattern`.
+void fill(const MemObject& buffer, const Queue& queue, const void* pattern, std::size_t offset,
+          std::size_t count, Element element, const WaitList& wait, cl_event* event,
+          OnError on_error);
+
+/// A live mapping of a memory object: its handles (kept alive), the host pointer, its size and
+/// its ticket in map_registry. Unmaps when destroyed (failures to the error hook) or by unmap().
+class Mapping {
+  public:
+    Mapping() = default;
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    Mapping(Mapping&& other) noexcept
+        : mem_(std::move(other.mem_)),
+          queue_(std::move(other.queue_)),
+          data_(std::exchange(other.data_, nullptr)),
+          bytes_(std::exchange(other.bytes_, 0)),
+          ticket_(std::exchange(other.ticket_, 0)) {}
+    Mapping& operator=(Mapping&& other) noexcept {
+        if (this != &other) {
+            unmap_noexcept();
+            mem_ = std::move(other.mem_);
+            queue_ = std::move(other.queue_);
+            data_ = std::exchange(other.data_, nullptr);
+            bytes_ = std::exchange(other.bytes_, 0);
+            ticket_ = std::exchange(other.ticket_, 0);
+        }
+        return *this;
+    }
+    ~Mapping() { unmap_noexcept(); }
+
+    /// Maps `count` elements at element `offset` of `buffer` (blocking) and registers it.
+    static Mapping map(const MemObject& buffer, const Queue& queue, cl_map_flags flags,
+                       std::size_t offset, std::size_t count, Element element, const WaitList& wait,
+                       OnError on_error);
+    /// Takes charge of a mapping made elsewhere (clEnqueueMapImage): `bytes` at `data` of `mem`,
+    /// registered as `ticket`.
+    static Mapping adopt(cl_command_queue queue, cl_mem mem, void* data, std::size_t bytes,
+                         std::uint64_t ticket);
+
+    /// Unmaps now, reporting a failure to `on_error`; empty afterwards.
+    void unmap(OnError on_error);
+
+    void* data() const noexcept { return data_; }
+    std::size_t bytes() const noexcept { return bytes_; }
+
+  private:
+    cl_int release() noexcept;
+    void unmap_noexcept() noexcept;
+
+    Handle<cl_mem> mem_;
+    Handle<cl_command_queue> queue_;
+    void* data_ = nullptr;
+    std::size_t bytes_ = 0;
+    std::uint64_t ticket_ = 0;
+};
+
+/// Refuses an empty queue, an empty buffer, or a queue of another context than the buffer's (a
+/// queue of another context, or platform, can crash the driver that receives the buffer).
+bool check_queue(const MemObject& buffer, const Queue& queue, const char* call, const char* what,
+                 OnError on_error);
+/// Refuses (offset, count) outside a buffer of `size` elements, naming the call and the numbers.
+bool check_range(const char* call, const char* what, std::size_t offset, std::size_t count,
+                 std::size_t size, OnError on_error);
+/// Drivers refuse zero-sized commands; an empty range is a no-op, with a marker when the caller
+/// wants an event to wait on.
+void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event, OnError on_error);
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+namespace memory {
+
+inline std::string describe(const MemObject& buffer, std::size_t offset, std::size_t count,
+                            Element element) {
+    return concat(count, " elements at offset ", offset, " of a buffer of ",
+                  buffer.bytes / element.size, " (", element.size, "-byte elements)");
+}
+
+// The largest base-address alignment of the context's devices, in bytes, and its device.
+inline std::pair<std::size_t, Device> strictest_alignment(cl_context context, OnError on_error) {
+    std::pair<std::size_t, Device> strictest{1, Device{}};
+    Relay step(on_error);
+    for (cl_device_id id : get_info<cl_context, CL_CONTEXT_DEVICES>(step, context)) {
+        Device device = Device::retain(id, step);
+        const std::size_t bytes = device.mem_base_addr_align(step);
+        if (bytes > strictest.first) {
+            strictest = {bytes, std::move(device)};
+        }
+    }
+    if (step.failed()) {
+        return {0, Device{}};
+    }
+    return strictest;
+}
+
+inline std::size_t gcd(std::size_t a, std::size_t b) noexcept {
+    while (b != 0) {
+        a = std::exchange(b, a % b);
+    }
+    return a;
+}
+
+}  // namespace memory
+
+OPENCLAW_INLINE bool check_range(const char* call, const char* what, std::size_t offset,
+                                 std::size_t count, std::size_t size, OnError on_error) {
+    if (!range_fits(offset, count, size)) [[unlikely]] {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat(what, " [", offset, ", ", offset, " + ", count,
+                    ") is out of range: the buffer holds ", size, " elements"));
+        return false;
+    }
+    return true;
+}
+
+OPENCLAW_INLINE bool check_queue(const MemObject& buffer, const Queue& queue, const char* call,
+                                 const char* what, OnError on_error) {
+    if (queue.context_handle() != buffer.context) [[unlikely]] {
+        if (!queue) {
+            refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+        } else if (buffer.context == nullptr) {
+            refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, what);
+        } else {
+            fail(on_error, CL_INVALID_CONTEXT, call,
+                 concat("the queue and the ", what, " belong to different contexts"));
+        }
+        return false;
+    }
+    return true;
+}
+
+OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event,
+                                   OnError on_error) {
+    if (event != nullptr) {
+        (void)check(clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event),
+                    "clEnqueueMarkerWithWaitList", on_error);
+    }
+}
+
+OPENCLAW_INLINE MemObject create_buffer(const Context& context, std::size_t count, Element element,
+                                        cl_mem_flags flags, const void* init, OnError on_error) {
+    std::size_t bytes = 0;
+    if (count == 0 || !checked_mul(count, element.size, bytes)) {
+        fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
+             concat("count ", count, " elements of ", element.size,
+                    count == 0 ? " bytes: a buffer needs at least one element"
+                               : " bytes overflows size_t"));
+        return {};
+    }
+    if (!context) {
+        refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateBuffer", "context");
+        return {};
+    }
+    if (init != nullptr) {
+        flags |= CL_MEM_COPY_HOST_PTR;
+    }
+    cl_int code = CL_SUCCESS;
+    // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
+    cl_mem raw = clCreateBuffer(context.get(), flags, bytes, const_cast<void*>(init), &code);
+    if (!check(code, "clCreateBuffer", on_error,
+               [&] { return concat(count, " elements (", bytes, " bytes), ", element.access); })) {
+        return {};
+    }
+    MemObject buffer;
+    buffer.handle = Handle<cl_mem>::adopt(raw);
+    buffer.context = context.get();
+    buffer.bytes = bytes;
+    return buffer;
+}
+
+OPENCLAW_INLINE MemObject describe_buffer(Handle<cl_mem> handle, Element element,
+                                          OnError on_error) {
+    MemObject buffer;
+    if (!handle) {
+        return buffer;
+    }
+    Relay step(on_error);
+    const cl_mem raw = handle.get();
+    const cl_mem parent = get_info<cl_mem, CL_MEM_ASSOCIATED_MEMOBJECT>(step, raw);
+    buffer.context = get_info<cl_mem, CL_MEM_CONTEXT>(step, raw);
+    const std::size_t bytes = get_info<cl_mem, CL_MEM_SIZE>(step, raw);
+    if (parent != nullptr) {
+        buffer.root = Handle<cl_mem>::retain(parent, step);
+    }
+    if (step.failed()) {
+        return {};
+    }
+    if (bytes % element.size != 0) {
+        fail(on_error, CL_INVALID_MEM_OBJECT, "Buffer::adopt",
+             concat("memory object of ", bytes, " bytes is not a whole number of ", element.size,
+                    "-byte elements"));
+        return {};
+    }
+    buffer.handle = std::move(handle);
+    buffer.bytes = bytes;
+    return buffer;
+}
+
+OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t element_size,
+                                          OnError on_error) {
+    const std::size_t bytes = memory::strictest_alignment(buffer.context, on_error).first;
+    if (bytes == 0) {
+        return 0;
+    }
+    // The least common multiple of the alignment and the element size, in elements.
+    return bytes / memory::gcd(bytes, element_size);
+}
+
+OPENCLAW_INLINE MemObject sub_buffer(const MemObject& parent, std::size_t offset, std::size_t count,
+                                     Element element, cl_mem_flags flags, OnError on_error) {
+    const std::size_t size = parent.bytes / element.size;
+    if (!parent.get()) {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, "clCreateSubBuffer", "buffer");
+        return {};
+    }
+    if (!check_range("clCreateSubBuffer", "sub-buffer", offset, count, size, on_error)) {
+        return {};
+    }
+    if (count == 0) {
+        fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateSubBuffer",
+             concat("sub-buffer of 0 elements at offset ", offset));
+        return {};
+    }
+    Relay step(on_error);
+    const cl_mem root = parent.root ? parent.root.get() : parent.get();
+    // Bytes, in the root: both fit, as they lie inside the parent, which lies inside the root.
+    const std::size_t base = parent.root ? get_info<cl_mem, CL_MEM_OFFSET>(step, parent.get()) : 0;
+    const cl_buffer_region region{base + offset * element.size, count * element.size};
+    if (step.failed()) {
+        return {};
+    }
+    const auto [alignment, device] = memory::strictest_alignment(parent.context, step);
+    if (step.failed()) {
+        return {};
+    }
+    if (region.origin % alignment != 0) {
+        fail(on_error, CL_MISALIGNED_SUB_BUFFER_OFFSET, "clCreateSubBuffer",
+             describe_safely([&](OnError quiet) {
+                 return concat("offset ", offset, " elements (", offset * element.size,
+                               " bytes; byte ", region.origin,
+                               " of the root buffer) is not a multiple of the ", alignment,
+                               "-byte base address alignment of device \"", device.name(quiet),
+                               "\" (CL_DEVICE_MEM_BASE_ADDR_ALIGN = ", alignment * 8,
+                               " bits): use offsets that are multiples of sub_alignment() = ",
+                               alignment / memory::gcd(alignment, element.size), " elements");
+             }));
+        return {};
+    }
+    cl_int code = CL_SUCCESS;
+    cl_mem raw = clCreateSubBuffer(root, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &code);
+    if (!check(code, "clCreateSubBuffer", on_error, [&] {
+            return concat(count, " elements at offset ", offset, " (", region.size,
+                          " bytes at byte ", region.origin, " of the root buffer)");
+        })) {
+        return {};
+    }
+    MemObject sub;
+    sub.handle = Handle<cl_mem>::adopt(raw);
+    sub.root = Handle<cl_mem>::retain(root, on_error);
+    sub.context = parent.context;
+    sub.bytes = region.size;
+    return sub;
+}
+
+OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elements,
+                                       Element element, OnError on_error) {
+    const std::size_t size = buffer.bytes / element.size;
+    if (elements < size) [[unlikely]] {
+        fail(on_error, CL_INVALID_VALUE, "clEnqueueReadBuffer",
+             concat("destination holds ", elements, " elements, the buffer ", size,
+                    "; read_at() reads part of a buffer"));
+        return false;
+    }
+    return true;
+}
+
+OPENCLAW_INLINE void transfer(const MemObject& buffer, Direction direction, const Queue& queue,
+                              std::size_t offset, std::size_t count, Element element, void* host,
+                              bool pageable, const WaitList& wait, OnError on_error) {
+    const bool reads = direction == Direction::read;
+    const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
+    if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
+                     on_error) ||
+        count == 0 || !check_queue(buffer, queue, call, "buffer", on_error) ||
+        !wait.check(call, on_error) ||
+        !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
+        return;
+    }
+    const std::size_t begin = offset * element.size;  // inside the buffer: no overflow
+    const std::size_t bytes = count * element.size;
+    if (pageable && bytes >= StagingPool::threshold_bytes) {
+        if (auto [pool, lock] = staging_of(queue); pool != nullptr) {
+            if (!wait.empty() &&
+                !check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents", on_error,
+                       [] { return "the wait list of a staged transfer"; })) {
+                return;
+            }
+            if (reads) {
+                pool->read(queue.get(), buffer.get(), begin, static_cast<std::byte*>(host), bytes,
+                           on_error);
+            } else {
+                pool->write(queue.get(), buffer.get(), begin, static_cast<const std::byte*>(host),
+                            bytes, on_error);
+            }
+            return;
+        }
+    }
+    const cl_int code = reads
+                            ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
+                                                  host, wait.size(), wait.data(), nullptr)
+                            : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
+                                                   host, wait.size(), wait.data(), nullptr);
+    (void)check(code, call, on_error,
+                [&] { return memory::describe(buffer, offset, count, element); });
+}
+
+OPENCLAW_INLINE cl_event transfer_async(const MemObject& buffer, Direction direction,
+                                        const Queue& queue, std::size_t offset, std::size_t count,
+                                        Element element, void* host, const WaitList& wait,
+                                        OnError on_error) {
+    const bool reads = direction == Direction::read;
+    const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
+    if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
+                     on_error) ||
+        !check_queue(buffer, queue, call, "buffer", on_error) || !wait.check(call, on_error) ||
+        !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
+        return nullptr;
+    }
+    cl_event raw = nullptr;
+    if (count == 0) {
+        nothing_to_do(queue, wait, &raw, on_error);
+        return raw;
+    }
+    const std::size_t begin = offset * element.size;
+    const std::size_t bytes = count * element.size;
+    const cl_int code = reads ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
+                                                    bytes, host, wait.size(), wait.data(), &raw)
+                              : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
+                                                     bytes, host, wait.size(), wait.data(), &raw);
+    if (!check(code, call, on_error,
+               [&] { return memory::describe(buffer, offset, count, element); })) {
+        return nullptr;
+    }
+    return raw;
+}
+
+OPENCLAW_INLINE void copy(const MemObject& source, const MemObject& destination, const Queue& queue,
+                          std::size_t source_offset, std::size_t destination_offset,
+                          std::size_t count, Element element, const WaitList& wait, cl_event* event,
+                          OnError on_error) {
+    constexpr const char* call = "clEnqueueCopyBuffer";
+    if (!check_range(call, "source", source_offset, count, source.bytes / element.size, on_error) ||
+        !check_range(call, "destination", destination_offset, count,
+                     destination.bytes / element.size, on_error) ||
+        !check_queue(source, queue, call, "buffer", on_error) || !wait.check(call, on_error)) {
+        return;
+    }
+    if (destination.context != source.context) [[unlikely]] {
+        if (destination.context == nullptr) {
+            refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "destination buffer");
+        } else {
+            fail(on_error, CL_INVALID_CONTEXT, call,
+                 "the source and destination buffers belong to different contexts");
+        }
+        return;
+    }
+    if (count == 0) {
+        return nothing_to_do(queue, wait, event, on_error);
+    }
+    if (!map_registry.check(source.get(), Use::read, call, on_error) ||
+        !map_registry.check(destination.get(), Use::write, call, on_error)) {
+        return;
+    }
+    (void)check(clEnqueueCopyBuffer(queue.get(), source.get(), destination.get(),
+                                    source_offset * element.size, destination_offset * element.size,
+                                    count * element.size, wait.size(), wait.data(), event),
+                call, on_error, [&] {
+                    return concat("copy of ", count, " elements from offset ", source_offset,
+                                  " to offset ", destination_offset);
+                });
+}
+
+OPENCLAW_INLINE void fill(const MemObject& buffer, const Queue& queue, const void* pattern,
+                          std::size_t offset, std::size_t count, Element element,
+                          const WaitList& wait, cl_event* event, OnError on_error) {
+    constexpr const char* call = "clEnqueueFillBuffer";
+    if (!check_range(call, "fill", offset, count, buffer.bytes / element.size, on_error) ||
+        !check_queue(buffer, queue, call, "buffer", on_error) || !wait.check(call, on_error)) {
+        return;
+    }
+    if (count == 0) {
+        return nothing_to_do(queue, wait, event, on_error);
+    }
+    if (!map_registry.check(buffer.get(), Use::write, call, on_error)) {
+        return;
+    }
+    const std::size_t size = element.size;
+    const auto describe = [&] { return memory::describe(buffer, offset, count, element); };
+    // clEnqueueFillBuffer takes patterns of 1, 2, 4, ..., 128 bytes; other element sizes (a
+    // 12-byte struct, say) are written from a host copy of the pattern.
+    if ((size & (size - 1)) == 0 && size <= 128) {
+        (void)check(clEnqueueFillBuffer(queue.get(), buffer.get(), pattern, size, offset * size,
+                                        count * size, wait.size(), wait.data(), event),
+                    call, on_error, describe);
+        return;
+    }
+    std::string copies(count * size, '\0');
+    for (std::size_t i = 0; i < count; ++i) {
+        std::memcpy(copies.data() + i * size, pattern, size);
+    }
+    (void)check(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, offset * size,
+                                     count * size, copies.data(), wait.size(), wait.data(), event),
+                "clEnqueueWriteBuffer", on_error, describe);
+}
+
+OPENCLAW_INLINE Mapping Mapping::map(const MemObject& buffer, const Queue& queue,
+                                     cl_map_flags flags, std::size_t offset, std::size_t count,
+                                     Element element, const WaitList& wait, OnError on_error) {
+    constexpr const char* call = "clEnqueueMapBuffer";
+    Mapping view;
+    if (!check_range(call, "map", offset, count, buffer.bytes / element.size, on_error) ||
+        !check_queue(buffer, queue, call, "buffer", on_error) || !wait.check(call, on_error) ||
+        count == 0) {
+        return view;
+    }
+    const bool writable = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
+    const std::size_t begin = offset * element.size;
+    const std::size_t bytes = count * element.size;
+    const std::uint64_t ticket =
+        map_registry.add(buffer.get(), begin, begin + bytes, writable, call, on_error);
+    if (ticket == 0) {
+        return view;
+    }
+    view.mem_ = Handle<cl_mem>::retain(buffer.get(), on_error);
+    view.queue_ = Handle<cl_command_queue>::retain(queue.get(), on_error);
+    cl_int code = CL_SUCCESS;
+    void* host = clEnqueueMapBuffer(queue.get(), buffer.get(), CL_TRUE, flags, begin, bytes,
+                                    wait.size(), wait.data(), nullptr, &code);
+    if (code != CL_SUCCESS) {
+        map_registry.remove(ticket);
+        fail(on_error, code, call,
+             concat(count, " elements at offset ", offset, " (", bytes, " bytes at ", begin, ")"));
+        return {};
+    }
+    view.data_ = host;
+    view.bytes_ = bytes;
+    view.ticket_ = ticket;
+    return view;
+}
+
+OPENCLAW_INLINE Mapping Mapping::adopt(cl_command_queue queue, cl_mem mem, void* data,
+                                       std::size_t bytes, std::uint64_t ticket) {
+    Mapping view;
+    view.mem_ = Handle<cl_mem>::retain(mem);
+    view.queue_ = Handle<cl_command_queue>::retain(queue);
+    view.data_ = data;
+    view.bytes_ = bytes;
+    view.ticket_ = ticket;
+    return view;
+}
+
+OPENCLAW_INLINE void Mapping::unmap(OnError on_error) {
+    if (data_ != nullptr) {
+        (void)check(release(), "clEnqueueUnmapMemObject", on_error);
+    }
+}
+
+OPENCLAW_INLINE cl_int Mapping::release() noexcept {
+    const cl_int code =
+        clEnqueueUnmapMemObject(queue_.get(), mem_.get(), data_, 0, nullptr, nullptr);
+    map_registry.remove(ticket_);
+    data_ = nullptr;
+    bytes_ = 0;
+    ticket_ = 0;
+    mem_.reset();
+    queue_.reset();
+    return code;
+}
+
+OPENCLAW_INLINE void Mapping::unmap_noexcept() noexcept {
+    if (data_ != nullptr) {
+        if (const cl_int code = release(); code != CL_SUCCESS) {
+            report_cleanup_failure("clEnqueueUnmapMemObject", code);
+        }
+    }
+}
+
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+}  // namespace detail
+OPENCLAW_END_NAMESPACE

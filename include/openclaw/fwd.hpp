@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Forward declarations of every public type, and the traits that recognise the memory objects a
+// kernel argument can be. A header that only names a type (in a declaration, a pointer, a
+// reference) includes this instead of the type's own header.
+
+#include <openclaw/config.hpp>
+
+#include <cstddef>
+
+OPENCLAW_BEGIN_NAMESPACE
+
+class Error;
+class BuildError;
+class Status;
+class OnError;
+class Platform;
+class Device;
+class Context;
+class Queue;
+class Event;
+class UserEvent;
+class WaitList;
+class NDRange;
+class BuildOptions;
+class Program;
+class KernelBase;
+template <class... Params>
+class Kernel;
+class DynamicKernel;
+class BinaryCache;
+class Sampler;
+struct ReadOnly;
+struct WriteOnly;
+struct ReadWrite;
+template <class T, class Access>
+class Buffer;
+template <class T>
+class MappedSpan;
+template <class T>
+class PinnedBuffer;
+template <class T>
+struct SvmPointer;
+template <class T>
+struct LocalMem;
+/// The shape of an image, which is part of its type and of the kernel parameters it fits.
+enum class ImageShape { image2d, image3d, image2d_array };
+template <ImageShape Shape, class Pixel, class Access>
+class Image;
+template <std::size_t N>
+struct FixedString;
+
+namespace detail {
+
+template <class B>
+inline constexpr bool is_buffer = false;
+template <class T, class A>
+inline constexpr bool is_buffer<Buffer<T, A>> = true;
+
+template <class I>
+inline constexpr bool is_image = false;
+template <ImageShape S, class P, class A>
+inline constexpr bool is_image<Image<S, P, A>> = true;
+
+template <class A>
+inline constexpr bool is_svm_pointer = false;
+template <class T>
+inline constexpr bool is_svm_pointer<SvmPointer<T>> = true;
+
+template <class A>
+inline constexpr bool is_local_mem = false;
+template <class T>
+inline constexpr bool is_local_mem<LocalMem<T>> = true;
+
+template <class A>
+inline constexpr bool is_sampler = false;
+template <>
+inline constexpr bool is_sampler<Sampler> = true;
+
+}  // namespace detail
+
+OPENCLAW_END_NAMESPACE
