@@ -6,6 +6,8 @@
 // callback state stays behind.
 #include <openclaw/openclaw.hpp>
 
+#include <string>
+
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
 #include "task.hpp"  // examples/async_pipeline/task.hpp
@@ -22,7 +24,27 @@ Task<int> await_failure(const openclaw::UserEvent& gate, const openclaw::Queue& 
     co_return 0;
 }
 
+// The same, recorded: a named OnError held across the suspension (its Status lives in the
+// coroutine's frame), given to when_complete.
+Task<std::string> record_failure(const openclaw::UserEvent& gate, const openclaw::Queue& queue,
+                                 const openclaw::ReadWriteBuffer<int>& data) {
+    openclaw::Status status;
+    const openclaw::OnError sink(status);
+    co_await openclaw::when_complete(
+        data.fill(queue, 1, 0, data.size(), openclaw::with_event, openclaw::after(gate)), sink);
+    co_return status.failed() ? std::string(status.what()) : std::string("no failure recorded");
+}
+
 }  // namespace
+
+TEST_CASE("a failed command is recorded at a co_await given an OnError") {
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<int> data{env().context, 64};
+    const openclaw::UserEvent gate{env().context};
+    auto task = record_failure(gate, queue, data);
+    gate.fail(-9);
+    CHECK_THAT(task.get(), has("co_await: ") && has("the awaited command terminated abnormally"));
+}
 
 TEST_CASE("a failed command is thrown at its co_await") {
     const openclaw::Queue queue{env().context, env().device};

@@ -217,3 +217,40 @@ TEST_CASE("a default-constructed or moved-from buffer holds no elements to trans
     REQUIRE(copy);
     CHECK_THAT(copy->what(), has("destination [0, 0 + 4) is out of range: the buffer holds 0"));
 }
+
+TEST_CASE("an OnError governs its own call, never a sibling call of the same statement") {
+    const std::vector<int> values = iota(16);
+    const openclaw::ReadWriteBuffer<int> buffer{env().context, values};
+    std::vector<int> host(16, -1);
+    const openclaw::Queue no_queue;
+    // Platform::list(ec) succeeds; the read beside it in the same expression gets the default
+    // OnError and throws, whatever the order in which the arguments are evaluated and destroyed.
+    std::error_code ec;
+    const auto error = thrown<openclaw::Error>([&] {
+        buffer.read_at(no_queue, openclaw::Platform::list(ec).size() * 0, std::span(host));
+    });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_COMMAND_QUEUE);
+    CHECK_FALSE(ec);
+    // And the other way round: the recording call records, the sibling still throws.
+    const auto sibling = thrown<openclaw::Error>([&] {
+        buffer.read_at(no_queue, 0, std::span(host), {}, ec);
+        buffer.read_at(no_queue, 0, std::span(host));
+    });
+    REQUIRE(sibling);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_COMMAND_QUEUE));
+    // A named OnError is a value: it records what it is given to, and only that.
+    openclaw::Status status;
+    const openclaw::OnError sink(status);
+    CHECK_FALSE(
+        thrown<openclaw::Error>([&] { buffer.read_at(no_queue, 0, std::span(host), {}, sink); }));
+    CHECK(status.cl_code() == CL_INVALID_COMMAND_QUEUE);
+    CHECK(thrown<openclaw::Error>([&] { buffer.read_at(no_queue, 0, std::span(host)); }));
+    // The calls made on a call's behalf report to its OnError: an out-of-range read's message.
+    openclaw::Status inner;
+    buffer.read_at(env().queue, 10, std::span(host), {}, inner);
+    CHECK(inner.cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(inner.what(),
+               has("read [10, 10 + 16) is out of range: the buffer holds 16 elements"));
+    CHECK(host == std::vector<int>(16, -1));
+}

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Compile time and peak compiler memory of the vector-add program written against each peer
+# (and, for openclaw, of a round trip over 1 and over 5 buffer element types: the cost of each
+# extra type)
 # (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp; and openclaw with the
 # kernel typed from its source, including only the headers it uses, and compiled separately:
 # OPENCLAW_SEPARATE_COMPILATION, plus the src.hpp unit a program compiles once), and of a
@@ -77,6 +79,8 @@ program|openclaw (kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_B
 program|openclaw (buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
 program|openclaw (separate compilation; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
 program|openclaw (separate compilation; the src.hpp unit, once)|$work/src_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+types|openclaw (1 buffer element type)|$here/element_types.cpp|-DOPENCLAW_BENCH_TYPES=1
+types|openclaw (5 buffer element types)|$here/element_types.cpp|-DOPENCLAW_BENCH_TYPES=5
 header|raw C|$work/h_raw.cpp|
 header|CLHPP|$work/h_clhpp.cpp|"
     [ "$boost" = 1 ] && units="$units
@@ -132,6 +136,16 @@ for cxx in $compilers; do
         echo "csv,compile_time,$what $version wall,$field,0,$2,s" >> "$work/csv"
         echo "csv,compile_time,$what $version memory,$field,0,$3,MiB" >> "$work/csv"
     done < "$work/medians"
+    # What one more buffer element type costs: (5 types - 1 type) / 4.
+    per_type=$(awk -F'|' '$1 == "types" {split($3, f, " "); cpu[NR] = f[1]; mem[NR] = f[3]}
+        END {n = 0; for (k in cpu) {v[++n] = k} if (n == 2) {a = v[1] < v[2] ? v[1] : v[2];
+        b = v[1] < v[2] ? v[2] : v[1]; printf "%.3f %.1f", (cpu[b] - cpu[a]) / 4, (mem[b] - mem[a]) / 4}}' \
+        "$work/medians")
+    if [ -n "$per_type" ]; then
+        set -- $per_type
+        echo "| $version | each buffer element type beyond the first | openclaw | $1 | | $2 | | |"
+        echo "csv,compile_time,extra element type $version cpu,openclaw,0,$1,s" >> "$work/csv"
+    fi
 done
 echo
 cat "$work/csv"

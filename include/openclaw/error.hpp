@@ -558,7 +558,7 @@ class MessagePart {
     noexcept {
         if constexpr (std::is_floating_point_v<N>) {
             kind_ = Kind::floating;
-            floating_ = number;
+            floating_ = static_cast<double>(number);
         } else if constexpr (std::is_signed_v<N>) {
             kind_ = Kind::signed_integer;
             signed_ = number;
@@ -578,7 +578,7 @@ class MessagePart {
         char character_;
         long long signed_;
         unsigned long long unsigned_;
-        long double floating_;
+        double floating_;
     };
 };
 
@@ -667,16 +667,9 @@ namespace detail {
 
 OPENCLAW_INLINE std::shared_ptr<const FailureText> FailureText::compose(
     cl_int code, std::string call, std::string detail, const std::vector<BuildLog>* logs) {
-    std::string what = call;
-    what += ": ";
-    what += code_name(code);
-    what += " (";
-    what += std::to_string(code);
-    what += ')';
-    if (!detail.empty()) {
-        what += ": ";
-        what += detail;
-    }
+    std::string what = detail.empty()
+                           ? concat(call, ": ", code_name(code), " (", code, ')')
+                           : concat(call, ": ", code_name(code), " (", code, "): ", detail);
     if (logs != nullptr) {
         what += format_logs(*logs);
     }

@@ -61,14 +61,15 @@ class NDRange {
 
     /// "1024" or "32x32x4"; a negative size as given.
     std::string to_string() const {
-        std::string text;
-        for (cl_uint d = 0; d < dims_; ++d) {
-            if (d != 0) {
-                text += 'x';
-            }
-            text += d == negative_dim_ ? std::to_string(negative_) : std::to_string(sizes_[d]);
+        if (dims_ == 0) {
+            return "(none)";
         }
-        return dims_ == 0 ? std::string("(none)") : text;
+        const auto size = [this](cl_uint d) {
+            return d == negative_dim_ ? detail::MessagePart(negative_)
+                                      : detail::MessagePart(sizes_[d]);
+        };
+        const detail::MessagePart parts[] = {size(0), 'x', size(1), 'x', size(2)};
+        return detail::join_message(parts, 2 * std::size_t{dims_} - 1);
     }
 
     /// \private For the launch's message: the dimension of the negative size, and the size.

@@ -19,6 +19,8 @@ function(check_installed prefix what)
                share/cmake/openclaw/openclawConfigVersion.cmake
                share/cmake/openclaw/openclawTargets.cmake
                share/cmake/openclaw/openclawEmbedKernels.cmake
+               share/cmake/openclaw/openclawCompiled.cmake
+               share/openclaw/src/openclaw.cpp
                share/pkgconfig/openclaw.pc)
     if(NOT EXISTS "${prefix}/${file}")
       message(FATAL_ERROR "${what} lacks ${file}")

@@ -381,12 +381,27 @@ OPENCLAW_INFO(EventProfilingInfo, CL_PROFILING_COMMAND_END, cl_ulong);
 
 #undef OPENCLAW_INFO
 
-/// Reports a failed clGetXxxInfo query, naming the parameter (shared by every get_info
-/// instance, which then compiles to the queries alone).
+/// Reports a failed clGetXxxInfo query, naming the parameter.
 [[gnu::cold]] void info_failed(OnError sink, cl_int code, const char* call, const char* name);
 
 /// Refuses an empty (default-constructed or moved-from) object before the driver sees it.
 [[gnu::cold]] void refuse_empty(OnError sink, cl_int code, const char* call, const char* object);
+
+/// One clGetXxxInfo call bound to its object(s) and parameter: the only part of a query that
+/// depends on its types, so that the rest (sizes, strings, failures) is written once.
+struct InfoCall {
+    cl_int (*get)(const void* self, std::size_t size, void* value, std::size_t* size_ret);
+    const void* self;
+    const char* call;  // the entry point, for messages
+    const char* name;  // the parameter
+};
+
+/// Reads `size` bytes of the answer into `value`; false after reporting a failure to `sink`.
+bool info_fixed(OnError sink, const InfoCall& query, void* value, std::size_t size);
+/// The size of the answer in bytes; false after reporting a failure to `sink`.
+bool info_size(OnError sink, const InfoCall& query, std::size_t& bytes);
+/// The answer as a string (without its terminating nulls); empty after a failure.
+std::string info_string(OnError sink, const InfoCall& query);
 
 template <class First, class... Rest>
 constexpr First first_of(First first, Rest...) noexcept {
@@ -403,57 +418,41 @@ inline constexpr bool is_vector<std::vector<T>> = true;
 /// `sink`; the result is then value-initialized.
 template <class Tag, cl_uint Param, class... Objects>
 info_t<Tag, Param> get_info(OnError sink, Objects... objects) {
-    using Traits = InfoTraits<Tag, Param>;
     using Result = info_t<Tag, Param>;
     if (first_of(objects...) == nullptr) [[unlikely]] {
         refuse_empty(sink, InfoQuery<Tag>::empty_code, InfoQuery<Tag>::call,
                      InfoQuery<Tag>::object);
         return Result{};
     }
-    const auto checked = [sink](cl_int code) {
-        if (code != CL_SUCCESS) [[unlikely]] {
-            info_failed(sink, code, InfoQuery<Tag>::call, Traits::name);
-            return false;
-        }
-        return true;
+    const auto bound = [&](std::size_t size, void* value, std::size_t* size_ret) {
+        return InfoQuery<Tag>::get(objects..., Param, size, value, size_ret);
     };
+    const InfoCall query{
+        [](const void* self, std::size_t size, void* value, std::size_t* size_ret) {
+            return (*static_cast<decltype(&bound)>(self))(size, value, size_ret);
+        },
+        &bound, InfoQuery<Tag>::call, InfoTraits<Tag, Param>::name};
     if constexpr (std::is_same_v<Result, std::string>) {
-        std::size_t bytes = 0;
-        if (!checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes))) {
-            return {};
-        }
-        std::string text(bytes, '\0');
-        if (bytes != 0 &&
-            !checked(InfoQuery<Tag>::get(objects..., Param, bytes, text.data(), nullptr))) {
-            return {};
-        }
-        while (!text.empty() && text.back() == '\0') {
-            text.pop_back();
-        }
-        return text;
+        return info_string(sink, query);
     } else if constexpr (is_vector<Result>) {
         using Element = typename Result::value_type;
         std::size_t bytes = 0;
-        if (!checked(InfoQuery<Tag>::get(objects..., Param, 0, nullptr, &bytes))) {
+        if (!info_size(sink, query, bytes)) {
             return {};
         }
         Result values(bytes / sizeof(Element));
         if (!values.empty() &&
-            !checked(InfoQuery<Tag>::get(objects..., Param, values.size() * sizeof(Element),
-                                         values.data(), nullptr))) {
+            !info_fixed(sink, query, values.data(), values.size() * sizeof(Element))) {
             return {};
         }
         return values;
     } else if constexpr (std::is_same_v<Result, bool>) {
         cl_bool value = CL_FALSE;
-        if (!checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr))) {
-            return false;
-        }
-        return value != CL_FALSE;
+        return info_fixed(sink, query, &value, sizeof(value)) && value != CL_FALSE;
     } else {
         static_assert(std::is_trivially_copyable_v<Result>);
         Result value{};
-        if (!checked(InfoQuery<Tag>::get(objects..., Param, sizeof(value), &value, nullptr))) {
+        if (!info_fixed(sink, query, &value, sizeof(value))) {
             return Result{};
         }
         return value;
@@ -464,6 +463,40 @@ info_t<Tag, Param> get_info(OnError sink, Objects... objects) {
 std::string quoted_kernel_name(cl_kernel kernel);
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE bool info_fixed(OnError sink, const InfoCall& query, void* value,
+                                std::size_t size) {
+    const cl_int code = query.get(query.self, size, value, nullptr);
+    if (code != CL_SUCCESS) [[unlikely]] {
+        info_failed(sink, code, query.call, query.name);
+        return false;
+    }
+    return true;
+}
+
+OPENCLAW_INLINE bool info_size(OnError sink, const InfoCall& query, std::size_t& bytes) {
+    const cl_int code = query.get(query.self, 0, nullptr, &bytes);
+    if (code != CL_SUCCESS) [[unlikely]] {
+        info_failed(sink, code, query.call, query.name);
+        return false;
+    }
+    return true;
+}
+
+OPENCLAW_INLINE std::string info_string(OnError sink, const InfoCall& query) {
+    std::size_t bytes = 0;
+    if (!info_size(sink, query, bytes)) {
+        return {};
+    }
+    std::string text(bytes, '\0');
+    if (bytes != 0 && !info_fixed(sink, query, text.data(), bytes)) {
+        return {};
+    }
+    while (!text.empty() && text.back() == '\0') {
+        text.pop_back();
+    }
+    return text;
+}
+
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void info_failed(OnError sink, cl_int code,
                                                               const char* call, const char* name) {
     fail(sink, code, call, concat("query ", name));

@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: Apache-2.0
+# The include graph of include/openclaw/ (docs/design.md, "Layers"): every header is listed below,
+# lowest first, with its layer. A header may include only headers listed before it (so the graph
+# has no cycle and nothing includes a layer above its own), never the internals of another side
+# wing, and, on the common path (every layer below the side wings), none of the heavy standard
+# headers. Each header starts with the SPDX line and #pragma once.
+# cmake -DINCLUDE_DIR=<include/openclaw> -P check_layers.cmake
+
+# <header> <layer> [<wing group>], lowest first.
+set(table
+  "config.hpp config"
+  "fwd.hpp fwd"
+  "error.hpp errors"
+  "detail/checked.hpp detail_core"
+  "detail/handle.hpp detail_core"
+  "detail/info.hpp detail_core"
+  "detail/map_registry.hpp detail_core"
+  "platform.hpp objects"
+  "device.hpp objects"
+  "context.hpp objects"
+  "event.hpp objects"
+  "ndrange.hpp objects"
+  "queue.hpp objects"
+  "select.hpp objects"
+  "detail/staging.hpp memory_core"
+  "detail/memory.hpp memory_core"
+  "mapping.hpp typed_memory"
+  "buffer.hpp typed_memory"
+  "params.hpp kernels"
+  "detail/types.hpp kernels"
+  "detail/kernel_args.hpp kernels"
+  "kernel.hpp kernels"
+  "program.hpp kernels"
+  "pinned.hpp wing pinned"
+  "svm.hpp wing svm"
+  "image.hpp wing image"
+  "signature.hpp wing signature"
+  "async.hpp wing async"
+  "detail/sha256.hpp wing cache"
+  "cache.hpp wing cache"
+  "split.hpp wing split"
+  "openclaw.hpp umbrella"
+  "src.hpp umbrella"
+  "interop/clhpp.hpp interop")
+# Side wings that build on another wing's public header: typing kernels from their source makes
+# image parameters.
+set(wing_uses "signature->image.hpp")
+# Standard headers the common path does without (each costs thousands of lines in every unit).
+set(heavy algorithm any bitset cmath deque filesystem format fstream functional future iomanip
+  iostream list locale map numeric random ranges regex set sstream unordered_map unordered_set
+  valarray variant coroutine)
+set(common_layers config fwd errors detail_core objects memory_core typed_memory kernels)
+
+set(failures 0)
+macro(failure text)
+  message("${text}")
+  math(EXPR failures "${failures} + 1")
+endmacro()
+
+set(rank 0)
+foreach(entry IN LISTS table)
+  string(REPLACE " " ";" fields "${entry}")
+  list(GET fields 0 header)
+  list(GET fields 1 layer)
+  list(LENGTH fields n)
+  set(group "")
+  if(n GREATER 2)
+    list(GET fields 2 group)
+  endif()
+  set(rank_of_${header} ${rank})
+  set(layer_of_${header} ${layer})
+  set(group_of_${header} "${group}")
+  math(EXPR rank "${rank} + 1")
+endforeach()
+
+file(GLOB_RECURSE headers RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/*.hpp")
+foreach(header IN LISTS headers)
+  if(NOT DEFINED rank_of_${header})
+    failure("${header}: not in the layer table of tests/layers/check_layers.cmake (add it, and to docs/design.md)")
+  endif()
+endforeach()
+
+foreach(entry IN LISTS table)
+  string(REPLACE " " ";" fields "${entry}")
+  list(GET fields 0 header)
+  if(NOT EXISTS "${INCLUDE_DIR}/${header}")
+    failure("${header}: listed in the layer table but missing")
+    continue()
+  endif()
+  file(READ "${INCLUDE_DIR}/${header}" text)
+  if(NOT text MATCHES "^// SPDX-License-Identifier: Apache-2.0\n#pragma once\n")
+    failure("${header}: does not start with the SPDX line and #pragma once")
+  endif()
+  set(layer ${layer_of_${header}})
+  set(group "${group_of_${header}}")
+  string(REGEX MATCHALL "\n#include <[^>]+>" includes "${text}")
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "\n#include <([^>]+)>" "\\1" included "${line}")
+    if(included MATCHES "^openclaw/(.*)$")
+      set(target "${CMAKE_MATCH_1}")
+      if(NOT DEFINED rank_of_${target})
+        failure("${header} includes <openclaw/${target}>, which is not in the table")
+        continue()
+      endif()
+      if(NOT rank_of_${target} LESS rank_of_${header})
+        failure("${header} (${layer}) includes <openclaw/${target}> (${layer_of_${target}}), which "
+                "is not below it: an upward include or a cycle")
+      endif()
+      set(target_group "${group_of_${target}}")
+      if(target_group AND NOT target_group STREQUAL group)
+        list(FIND wing_uses "${group}->${target}" allowed)
+        if(target MATCHES "^detail/" OR allowed EQUAL -1)
+          if(NOT layer STREQUAL "umbrella" AND NOT layer STREQUAL "interop")
+            failure("${header} includes <openclaw/${target}> of the ${target_group} wing: side "
+                    "wings include the layers below them, not each other")
+          endif()
+        endif()
+      endif()
+    else()
+      list(FIND common_layers "${layer}" on_common_path)
+      list(FIND heavy "${included}" is_heavy)
+      if(NOT on_common_path EQUAL -1 AND NOT is_heavy EQUAL -1)
+        failure("${header} (${layer}, on the common path) includes <${included}>: move what needs "
+                "it to a side header, or do without it")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+
+if(failures EQUAL 0)
+  list(LENGTH table count)
+  message("layers: ok (${count} headers)")
+else()
+  message(FATAL_ERROR "layers: ${failures} failure(s)")
+endif()
