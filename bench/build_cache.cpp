@@ -22,6 +22,8 @@
 #include <string_view>
 #include <vector>
 
+#include <openclaw/cache.hpp>
+
 #include "common.hpp"
 
 namespace fs = std::filesystem;

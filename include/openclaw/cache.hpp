@@ -484,10 +484,20 @@ struct CacheTicket {
 /// Program::build's cache step: a program from a sound entry of this build, else an empty one
 /// and, in `ticket`, where the build's binaries go. Never makes the build fail: an entry that
 /// cannot be used is a miss (and a rejected one is replaced).
-inline Program load_cached_build(const Context& context, std::string_view source,
-                                 const BuildOptions& options, const BuildOptions& effective,
-                                 const std::vector<Device>& devices,
-                                 std::shared_ptr<const void>& ticket) {
+Program load_cached_build(const Context& context, std::string_view source,
+                          const BuildOptions& options, const BuildOptions& effective,
+                          const std::vector<Device>& devices, std::shared_ptr<const void>& ticket);
+/// Keeps a fresh build's binaries and logs in the cache of `ticket` (a driver without binaries:
+/// nothing to keep).
+void store_build(const Program& program, const BuildOptions& options,
+                 const std::shared_ptr<const void>& ticket);
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE Program load_cached_build(const Context& context, std::string_view source,
+                                          const BuildOptions& options,
+                                          const BuildOptions& effective,
+                                          const std::vector<Device>& devices,
+                                          std::shared_ptr<const void>& ticket) {
     const BinaryCache& cache = options.binary_cache();
     if (!cache.enabled()) {
         return {};
@@ -516,10 +526,8 @@ inline Program load_cached_build(const Context& context, std::string_view source
     return {};
 }
 
-/// Keeps a fresh build's binaries and logs in the cache of `ticket` (a driver without binaries:
-/// nothing to keep).
-inline void store_build(const Program& program, const BuildOptions&,
-                        const std::shared_ptr<const void>& ticket) {
+OPENCLAW_INLINE void store_build(const Program& program, const BuildOptions&,
+                                 const std::shared_ptr<const void>& ticket) {
     const auto& where = *static_cast<const CacheTicket*>(ticket.get());
     Status unavailable;
     CachedBuild entry;
@@ -535,6 +543,8 @@ inline void store_build(const Program& program, const BuildOptions&,
         where.cache.store(where.key, entry);
     }
 }
+
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 inline constexpr BuildCache binary_cache_hooks{&load_cached_build, &store_build};
 // Plugs the cache into Program::build when the program starts (static initialization of every

@@ -8,6 +8,7 @@
 #include <openclaw/detail/info.hpp>
 #include <openclaw/platform.hpp>
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -16,6 +17,14 @@
 #include <vector>
 
 OPENCLAW_BEGIN_NAMESPACE
+
+namespace detail {
+/// The OpenCL C versions openclaw knows, oldest first (bit i of a language mask is entry i).
+inline constexpr std::array<Version, 5> language_versions{
+    {Version{1, 0}, Version{1, 1}, Version{1, 2}, Version{2, 0}, Version{3, 0}}};
+/// The OpenCL C versions `device`'s compiler accepts, as bits of language_versions.
+unsigned language_mask(const Device& device, OnError on_error);
+}  // namespace detail
 
 /// An OpenCL device (cl_device_id): its properties, typed, and sub-devices. Root devices are not
 /// reference counted; sub-devices are, and copies share them (clRetainDevice).
@@ -219,33 +228,47 @@ class Device {
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 OPENCLAW_INLINE std::vector<Version> Device::opencl_c_versions(OnError on_error) const {
     std::vector<Version> versions;
-#if CL_TARGET_OPENCL_VERSION >= 300
-    if (version(on_error) >= Version{3, 0}) {
-        for (const cl_name_version& entry : info<CL_DEVICE_OPENCL_C_ALL_VERSIONS>(on_error)) {
-            const Version v{static_cast<int>(CL_VERSION_MAJOR(entry.version)),
-                            static_cast<int>(CL_VERSION_MINOR(entry.version))};
-            // Kept sorted and unique: an insertion into the few entries there are.
-            std::size_t at = 0;
-            while (at < versions.size() && versions[at] < v) {
-                ++at;
-            }
-            if (at == versions.size() || versions[at] != v) {
-                versions.insert(versions.begin() + static_cast<std::ptrdiff_t>(at), v);
-            }
-        }
-        if (!versions.empty()) {
-            return versions;
-        }
-    }
-#endif
-    const Version highest = opencl_c_version(on_error);
-    for (const Version v : {Version{1, 0}, Version{1, 1}, Version{1, 2}, Version{2, 0}}) {
-        if (v <= highest) {
-            versions.push_back(v);
+    const unsigned mask = detail::language_mask(*this, on_error);
+    for (unsigned i = 0; i < detail::language_versions.size(); ++i) {
+        if ((mask & (1u << i)) != 0) {
+            versions.push_back(detail::language_versions[i]);
         }
     }
     return versions;
 }
+
+namespace detail {
+OPENCLAW_INLINE unsigned language_mask(const Device& device, OnError on_error) {
+    unsigned mask = 0;
+    const auto bit_of = [](Version v) {
+        for (unsigned i = 0; i < language_versions.size(); ++i) {
+            if (language_versions[i] == v) {
+                return 1u << i;
+            }
+        }
+        return 0u;
+    };
+#if CL_TARGET_OPENCL_VERSION >= 300
+    if (device.version(on_error) >= Version{3, 0}) {
+        for (const cl_name_version& entry :
+             device.info<CL_DEVICE_OPENCL_C_ALL_VERSIONS>(on_error)) {
+            mask |= bit_of({static_cast<int>(CL_VERSION_MAJOR(entry.version)),
+                            static_cast<int>(CL_VERSION_MINOR(entry.version))});
+        }
+        if (mask != 0) {
+            return mask;
+        }
+    }
+#endif
+    const Version highest = device.opencl_c_version(on_error);
+    for (const Version v : {Version{1, 0}, Version{1, 1}, Version{1, 2}, Version{2, 0}}) {
+        if (v <= highest) {
+            mask |= bit_of(v);
+        }
+    }
+    return mask;
+}
+}  // namespace detail
 
 OPENCLAW_INLINE std::vector<Device> Device::partition(
     const cl_device_partition_property* properties, const std::string& how,

@@ -693,22 +693,31 @@ OPENCLAW_INLINE std::string format_logs(const std::vector<BuildLog>& logs) {
 }
 
 OPENCLAW_INLINE void MessagePart::append_to(std::string& out) const {
+    // Numbers as std::to_string writes them, from one formatting call (a double's %f has up to
+    // 317 characters).
+    char digits[400];
+    int length = 0;
     switch (kind_) {
         case Kind::text:
             out += text_;
-            break;
+            return;
         case Kind::character:
             out += character_;
-            break;
+            return;
         case Kind::signed_integer:
-            out += std::to_string(signed_);
+            length = std::snprintf(digits, sizeof(digits), "%lld", signed_);
             break;
         case Kind::unsigned_integer:
-            out += std::to_string(unsigned_);
+            length = std::snprintf(digits, sizeof(digits), "%llu", unsigned_);
             break;
         case Kind::floating:
-            out += std::to_string(floating_);
+            length = std::snprintf(digits, sizeof(digits), "%f", floating_);
             break;
+    }
+    if (length > 0) {
+        out.append(digits, static_cast<std::size_t>(length) < sizeof(digits)
+                               ? static_cast<std::size_t>(length)
+                               : sizeof(digits) - 1);
     }
 }
 

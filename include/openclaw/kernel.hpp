@@ -366,7 +366,7 @@ class Kernel : public KernelBase {
                               "buffer.sub(...) written in the call) is released when the "
                               "statement ends, before the kernel runs: keep it in a variable "
                               "until the launch");
-                return bind_all(on_error, values...);
+                return this->bind_all(on_error, values...);
             },
             std::forward<Args>(args)...);
     }
@@ -540,7 +540,7 @@ class DynamicKernel : public KernelBase {
                               "DynamicKernel::set_args: a temporary buffer, image or sampler is "
                               "released when the statement ends, before the kernel runs: keep it "
                               "in a variable until the launch");
-                return bind_all(on_error, values...);
+                return this->bind_all(on_error, values...);
             },
             std::forward<Args>(args)...);
     }

@@ -18,6 +18,8 @@
 #include <atomic>
 #include <charconv>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <limits>
 #include <memory>
@@ -374,6 +376,10 @@ struct BuildCache {
 };
 OPENCLAW_PROCESS_STATE std::atomic<const BuildCache*> build_cache OPENCLAW_INITIALIZED_AS(nullptr);
 
+/// Says once per process, on stderr, that the environment asks for the binary cache
+/// (OPENCLAW_CACHE, OPENCLAW_CACHE_DIR) while no unit of the program includes <openclaw/cache.hpp>.
+void note_missing_cache();
+
 struct ProgramAccess;
 
 }  // namespace detail
@@ -576,32 +582,39 @@ OPENCLAW_INLINE BuildOptions BuildOptions::for_devices(std::span<const Device> d
 
 OPENCLAW_INLINE Version BuildOptions::highest_common_language(std::span<const Device> devices,
                                                               OnError on_error) {
-    std::vector<Version> common;
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-        const std::vector<Version> accepted = devices[i].opencl_c_versions(on_error);
-        if (i == 0) {
-            common = accepted;
-            continue;
-        }
-        std::vector<Version> kept;
-        for (const Version v : common) {
-            for (const Version w : accepted) {
-                if (v == w) {
-                    kept.push_back(v);
-                    break;
-                }
-            }
-        }
-        common = std::move(kept);
+    unsigned common = devices.empty() ? 0u : ~0u;
+    for (const Device& device : devices) {
+        common &= detail::language_mask(device, on_error);
     }
     Version highest;
-    for (const Version v : common) {
-        highest = v > highest ? v : highest;
+    for (unsigned i = 0; i < detail::language_versions.size(); ++i) {
+        if ((common & (1u << i)) != 0) {
+            highest = detail::language_versions[i];
+        }
     }
     return highest;
 }
 
 namespace detail {
+OPENCLAW_INLINE void note_missing_cache() {
+    static const bool noted = [] {
+        const char* mode = std::getenv("OPENCLAW_CACHE");
+        const char* dir = std::getenv("OPENCLAW_CACHE_DIR");
+        const std::string_view m = mode != nullptr ? std::string_view(mode) : std::string_view();
+        const bool off = m == "0" || m == "off" || m == "OFF" || m == "no" || m == "false";
+        const bool asked = m == "1" || m == "on" || m == "ON" || m == "yes" || m == "true" ||
+                           (dir != nullptr && *dir != '\0');
+        if (asked && !off) {
+            std::fputs(
+                "openclaw: OPENCLAW_CACHE asks for the binary cache, but no unit of this "
+                "program includes <openclaw/cache.hpp>: building without it\n",
+                stderr);
+        }
+        return true;
+    }();
+    (void)noted;
+}
+
 OPENCLAW_INLINE bool assembler_failed(const std::vector<BuildLog>& logs) {
     for (const BuildLog& log : logs) {
         if (log.status == CL_BUILD_ERROR && log.log.find("ptxas") != std::string::npos) {
@@ -634,6 +647,8 @@ OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view 
         if (Program cached = cache->load(context, source, options, effective, devices, cache_key)) {
             return cached;
         }
+    } else {
+        detail::note_missing_cache();
     }
     const char* text = source.data();
     const std::size_t length = source.size();

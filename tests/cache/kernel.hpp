@@ -3,6 +3,7 @@
 // The program the binary cache tests and their worker processes build: one kernel whose result
 // tells a correct build from a wrong one.
 
+#include <openclaw/cache.hpp>
 #include <openclaw/openclaw.hpp>
 
 #include <string>

@@ -305,7 +305,11 @@ OPENCLAW_INLINE MemObject sub_buffer(const MemObject& parent, std::size_t offset
     if (step.failed()) {
         return {};
     }
-    const auto [alignment, device] = memory::strictest_alignment(parent.context, step);
+    // Not a structured binding: clang 14 cannot capture one in the message's lambda.
+    const std::pair<std::size_t, Device> strictest =
+        memory::strictest_alignment(parent.context, step);
+    const std::size_t alignment = strictest.first;
+    const Device& device = strictest.second;
     if (step.failed()) {
         return {};
     }
