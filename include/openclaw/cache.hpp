@@ -546,10 +546,13 @@ OPENCLAW_INLINE void store_build(const Program& program, const BuildOptions&,
 
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
+#if !defined(OPENCLAW_SOURCE)
 inline constexpr BuildCache binary_cache_hooks{&load_cached_build, &store_build};
 // Plugs the cache into Program::build when the program starts (static initialization of every
-// unit that includes this header; the hooks are one object, so any unit's store is the same).
+// unit that includes this header; the hooks are one object, so any unit's store is the same). Not
+// in the separately compiled unit, which defines the cache's functions for the units that ask.
 inline const bool binary_cache_plugged_in = (build_cache.store(&binary_cache_hooks), true);
+#endif
 
 }  // namespace detail
 

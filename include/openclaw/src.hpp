@@ -22,4 +22,7 @@
 
 /// Internal: marks the unit that defines the functions separate compilation moves.
 #define OPENCLAW_SOURCE 1
+// Everything, the binary cache included (which the umbrella leaves out): its functions are defined
+// here for the units that include <openclaw/cache.hpp>, and plugged in by those units only.
+#include <openclaw/cache.hpp>
 #include <openclaw/openclaw.hpp>
