@@ -202,3 +202,57 @@ TEST_CASE("wrapping a raw buffer checks that its size fits the element type") {
     CHECK(counter<cl_mem, CL_MEM_REFERENCE_COUNT>()(raw) == 1);  // the failed wrap let go
     REQUIRE(clReleaseMemObject(raw) == CL_SUCCESS);
 }
+
+TEST_CASE("queries on empty objects are refused before the driver sees them, naming the object") {
+    using openclaw_test::has;
+    using openclaw_test::thrown;
+    const auto refused = [](auto query, cl_int code, const char* call, const char* object) {
+        const auto error = thrown<openclaw::Error>(query);
+        REQUIRE(error);
+        CHECK(error->cl_code() == code);
+        CHECK(error->call() == call);
+        CHECK_THAT(error->what(), has(std::string("the ") + object +
+                                      " is empty (default-constructed or moved-from)"));
+    };
+    const openclaw::Platform platform;
+    const openclaw::Device device;
+    const openclaw::Context context;
+    const openclaw::Queue queue;
+    const openclaw::Program program;
+    const openclaw::DynamicKernel kernel;
+    const openclaw::Event event;
+    const openclaw::ReadWriteBuffer<float> buffer;
+    refused([&] { (void)platform.name(); }, CL_INVALID_PLATFORM, "clGetPlatformInfo", "platform");
+    refused([&] { (void)platform.devices(); }, CL_INVALID_PLATFORM, "clGetDeviceIDs", "platform");
+    refused([&] { (void)device.name(); }, CL_INVALID_DEVICE, "clGetDeviceInfo", "device");
+    refused([&] { (void)context.info<CL_CONTEXT_NUM_DEVICES>(); }, CL_INVALID_CONTEXT,
+            "clGetContextInfo", "context");
+    refused([&] { (void)queue.device(); }, CL_INVALID_COMMAND_QUEUE, "clGetCommandQueueInfo",
+            "queue");
+    refused([&] { queue.finish(); }, CL_INVALID_COMMAND_QUEUE, "clFinish", "queue");
+    refused([&] { (void)queue.marker(); }, CL_INVALID_COMMAND_QUEUE, "clEnqueueMarkerWithWaitList",
+            "queue");
+    refused([&] { (void)program.kernel_names(); }, CL_INVALID_PROGRAM, "clGetProgramInfo",
+            "program");
+    refused([&] { (void)kernel.info<CL_KERNEL_NUM_ARGS>(); }, CL_INVALID_KERNEL, "clGetKernelInfo",
+            "kernel");
+    refused([&] { event.wait(); }, CL_INVALID_EVENT, "clWaitForEvents", "event");
+    refused([&] { (void)event.status(); }, CL_INVALID_EVENT, "clGetEventInfo", "event");
+    refused([&] { event.on_complete([] {}); }, CL_INVALID_EVENT, "clSetEventCallback", "event");
+    refused([&] { (void)buffer.info<CL_MEM_SIZE>(); }, CL_INVALID_MEM_OBJECT, "clGetMemObjectInfo",
+            "memory object");
+    refused([&] { (void)openclaw::UserEvent(context); }, CL_INVALID_CONTEXT, "clCreateUserEvent",
+            "context");
+    refused([&] { (void)openclaw::Queue(context, device); }, CL_INVALID_CONTEXT,
+            "clCreateCommandQueue", "context");
+    refused([&] { (void)openclaw::Queue(env().context, device); }, CL_INVALID_DEVICE,
+            "clCreateCommandQueue", "device");
+    refused([&] { (void)openclaw::Program::build(context, source); }, CL_INVALID_CONTEXT,
+            "clCreateProgramWithSource", "context");
+    refused([&] { (void)openclaw::ReadWriteBuffer<float>(context, 4); }, CL_INVALID_CONTEXT,
+            "clCreateBuffer", "context");
+    // The same through an error code: nothing reaches the driver, nothing throws.
+    std::error_code ec;
+    CHECK(device.name(ec).empty());
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_DEVICE));
+}

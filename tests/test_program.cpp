@@ -169,6 +169,20 @@ TEST_CASE("a kernel of a program that was never built is refused with the reason
           "program is not built");
 }
 
+TEST_CASE("a kernel name with a null character is refused") {
+    const auto program = openclaw::Program::build(env().context, with_define, {"-DADDEND=1"});
+    using namespace std::string_view_literals;
+    const auto error = thrown<openclaw::Error>(
+        [&] { (void)program.kernel<openclaw::InOut<cl_int>>("add_constant\0x"sv); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_KERNEL_NAME);
+    CHECK_THAT(error->what(), has("kernel name \"add_constant\\0x\" holds a null character"));
+    // Not cut at the null: the kernel before it is not returned either.
+    std::error_code ec;
+    CHECK_FALSE(program.kernel("add_constant\0"sv, ec));
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_KERNEL_NAME));
+}
+
 // ---- build options as a value type ---------------------------------------------------------
 
 TEST_CASE("BuildOptions writes defines, include directories and flags as drivers read them") {

@@ -77,8 +77,11 @@ program|Boost.Compute|$here/vadd_boost_compute.cpp|"
 program|openclaw|$here/vadd_openclaw.cpp|
 program|openclaw (kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
 program|openclaw (buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
-program|openclaw (separate compilation; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
-program|openclaw (separate compilation; the src.hpp unit, once)|$work/src_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+program|openclaw (openclaw::compiled; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+program|openclaw (openclaw::compiled, buffer + platform + program headers; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_FEW_HEADERS=1
+program|openclaw (openclaw::compiled; its one unit, once)|$work/src_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+types|raw C (1 buffer element type)|$here/element_types.cpp|-DOPENCLAW_BENCH_RAW=1 -DOPENCLAW_BENCH_TYPES=1
+types|raw C (5 buffer element types)|$here/element_types.cpp|-DOPENCLAW_BENCH_RAW=1 -DOPENCLAW_BENCH_TYPES=5
 types|openclaw (1 buffer element type)|$here/element_types.cpp|-DOPENCLAW_BENCH_TYPES=1
 types|openclaw (5 buffer element types)|$here/element_types.cpp|-DOPENCLAW_BENCH_TYPES=5
 header|raw C|$work/h_raw.cpp|
@@ -136,16 +139,19 @@ for cxx in $compilers; do
         echo "csv,compile_time,$what $version wall,$field,0,$2,s" >> "$work/csv"
         echo "csv,compile_time,$what $version memory,$field,0,$3,MiB" >> "$work/csv"
     done < "$work/medians"
-    # What one more buffer element type costs: (5 types - 1 type) / 4.
-    per_type=$(awk -F'|' '$1 == "types" {split($3, f, " "); cpu[NR] = f[1]; mem[NR] = f[3]}
-        END {n = 0; for (k in cpu) {v[++n] = k} if (n == 2) {a = v[1] < v[2] ? v[1] : v[2];
-        b = v[1] < v[2] ? v[2] : v[1]; printf "%.3f %.1f", (cpu[b] - cpu[a]) / 4, (mem[b] - mem[a]) / 4}}' \
-        "$work/medians")
-    if [ -n "$per_type" ]; then
-        set -- $per_type
-        echo "| $version | each buffer element type beyond the first | openclaw | $1 | | $2 | | |"
-        echo "csv,compile_time,extra element type $version cpu,openclaw,0,$1,s" >> "$work/csv"
-    fi
+    # What one more buffer element type costs: (5 types - 1 type) / 4, for the C API (the host
+    # vectors, which any library's program has) and for openclaw; the difference is openclaw's.
+    for peer in "raw C" openclaw; do
+        per_type=$(awk -F'|' -v p="$peer" '$1 == "types" && index($2, p " (") == 1 {
+            split($3, f, " "); if ($2 ~ /\(1 /) {one = f[1]; m1 = f[3]} else {five = f[1]; m5 = f[3]}}
+            END {if (one != "" && five != "") printf "%.3f %.1f", (five - one) / 4, (m5 - m1) / 4}' \
+            "$work/medians")
+        if [ -n "$per_type" ]; then
+            set -- $per_type
+            echo "| $version | each buffer element type beyond the first | $peer | $1 | | $2 | | |"
+            echo "csv,compile_time,extra element type $version cpu,$peer,0,$1,s" >> "$work/csv"
+        fi
+    done
 done
 echo
 cat "$work/csv"

@@ -4,6 +4,7 @@
 // CPU device into sub-devices (PoCL); else runs on a single device.
 #include <openclaw/openclaw.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>

@@ -10,12 +10,10 @@
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <coroutine>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -127,7 +125,7 @@ class Resumer {
             // resumed first: erased here, in the same locked step, so that no entry of the
             // watch (and no reference to an awaited event) outlives the await once the coroutine
             // runs again. A program that ends right after its last await leaves nothing behind.
-            std::deque<std::coroutine_handle<>> ready;
+            std::vector<std::coroutine_handle<>> ready;
             {
                 const std::lock_guard lock(mutex_);
                 drop_resumed();
@@ -144,15 +142,18 @@ class Resumer {
     std::chrono::microseconds poll_interval() const {
         auto youngest = watched_.front()->since;
         for (const auto& suspension : watched_) {
-            youngest = std::max(youngest, suspension->since);
+            youngest = suspension->since > youngest ? suspension->since : youngest;
         }
         const auto age = std::chrono::duration_cast<std::chrono::microseconds>(
             std::chrono::steady_clock::now() - youngest);
-        const auto by_age =
-            std::clamp(age / 8, std::chrono::microseconds(20), std::chrono::microseconds(1000));
+        const auto eighth = age / 8;
+        const auto by_age = eighth < std::chrono::microseconds(20) ? std::chrono::microseconds(20)
+                            : eighth > std::chrono::microseconds(1000)
+                                ? std::chrono::microseconds(1000)
+                                : eighth;
         const auto by_count =
             std::chrono::microseconds(static_cast<std::chrono::microseconds::rep>(watched_.size()));
-        return std::max(by_age, by_count);
+        return by_count > by_age ? by_count : by_age;
     }
 
     /// True when every event has completed or one has failed (or cannot be queried: it will not
@@ -184,7 +185,7 @@ class Resumer {
 
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::deque<std::coroutine_handle<>> ready_;
+    std::vector<std::coroutine_handle<>> ready_;
     std::vector<std::shared_ptr<Suspension>> watched_;
     bool rearm_ = false;
 };

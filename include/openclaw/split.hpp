@@ -7,11 +7,10 @@
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 
-#include <algorithm>
-#include <cmath>
 #include <cstddef>
-#include <numeric>
+#include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 OPENCLAW_BEGIN_NAMESPACE
@@ -37,7 +36,7 @@ inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
     }
     double total = 0;
     for (std::size_t i = 0; i < weights.size(); ++i) {
-        if (!(weights[i] >= 0) || !std::isfinite(weights[i])) {
+        if (!(weights[i] >= 0) || weights[i] == std::numeric_limits<double>::infinity()) {
             detail::fail(on_error, CL_INVALID_VALUE, "split",
                          detail::concat("weight ", i, " is ", weights[i],
                                         ": weights must be finite and not negative"));
@@ -56,13 +55,18 @@ inline std::vector<Slice> split(std::size_t n, std::span<const double> weights,
     std::vector<std::pair<double, std::size_t>> remainders;
     std::size_t given = 0;
     for (std::size_t i = 0; i < weights.size(); ++i) {
-        const double exact = static_cast<double>(units) * weights[i] / total;
-        share[i] = static_cast<std::size_t>(std::floor(exact));
+        const double exact = static_cast<double>(units) * (weights[i] / total);  // <= units
+        // Not negative, at most units: the cast rounds down (and never sees 2^64 for huge units).
+        share[i] = exact < static_cast<double>(units) ? static_cast<std::size_t>(exact) : units;
         given += share[i];
-        remainders.emplace_back(exact - std::floor(exact), i);
+        remainders.emplace_back(exact - static_cast<double>(share[i]), i);
     }
-    std::stable_sort(remainders.begin(), remainders.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    // Largest remainder first, ties in weight order (a stable insertion sort: a few weights).
+    for (std::size_t i = 1; i < remainders.size(); ++i) {
+        for (std::size_t j = i; j > 0 && remainders[j - 1].first < remainders[j].first; --j) {
+            std::swap(remainders[j - 1], remainders[j]);
+        }
+    }
     for (std::size_t k = 0; given < units; ++k, ++given) {
         ++share[remainders[k % remainders.size()].second];
     }
