@@ -35,7 +35,7 @@ class NDRange {
     constexpr cl_uint dimensions() const noexcept { return dims_; }
     /// True for NDRange{}: as a local size, the driver chooses.
     constexpr bool empty() const noexcept { return dims_ == 0; }
-    /// False when a size given to the constructor was negative.
+    /// False when a size given to the constructor was negative (that size is stored as 0).
     constexpr bool valid() const noexcept { return negative_dim_ == no_negative; }
     /// The size in dimension `d` (unchecked).
     constexpr std::size_t operator[](std::size_t d) const noexcept { return sizes_[d]; }

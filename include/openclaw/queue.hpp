@@ -208,9 +208,8 @@ class Queue {
         if (global.empty() || (!local.empty() && local.dimensions() != global.dimensions())) {
             return geometry_error(global, local, CL_INVALID_WORK_DIMENSION, 0, on_error);
         }
-        if (!global.valid() || !local.valid()) {
-            return geometry_error(global, local, CL_INVALID_VALUE, 0, on_error);
-        }
+        // A negative size (NDRange::valid() false) is stored as 0: the zero checks below catch
+        // it, and geometry_error words it as the negative size it was.
         std::size_t items = 1;
         std::size_t group = 1;
         for (cl_uint d = 0; d < global.dimensions(); ++d) {
@@ -421,6 +420,9 @@ OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) con
                                                                         cl_int code, cl_uint d,
                                                                         OnError on_error) const {
     std::string detail;
+    if (code != CL_INVALID_WORK_DIMENSION && (!global.valid() || !local.valid())) {
+        code = CL_INVALID_VALUE;
+    }
     if (code == CL_INVALID_WORK_DIMENSION) {
         detail = global.empty()
                      ? std::string("the global range is empty (it needs 1 to 3 dimensions)")

@@ -39,6 +39,14 @@ struct MemObject {
     ResetOnMove<cl_context> context;
     ResetOnMove<std::size_t> bytes;
 
+    MemObject() = default;
+    MemObject(const MemObject&) = default;
+    MemObject(MemObject&&) noexcept = default;
+    MemObject& operator=(const MemObject&) = default;
+    MemObject& operator=(MemObject&&) noexcept = default;
+    // Out of line: the typed wrappers of every element type share this one release path.
+    ~MemObject();
+
     cl_mem get() const noexcept { return handle.get(); }
 };
 
@@ -143,6 +151,8 @@ bool check_range(const char* call, const char* what, std::size_t offset, std::si
 void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event, OnError on_error);
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+[[gnu::noinline]] OPENCLAW_INLINE MemObject::~MemObject() {}  // the members release
 
 namespace memory {
 
