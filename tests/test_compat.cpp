@@ -56,12 +56,17 @@ example::Task<int> gated_stages(const openclaw::Queue& queue,
     co_return 0;
 }
 
-bool reaches(const std::atomic<int>& stage, int wanted) {
+template <class Predicate>
+bool eventually(Predicate predicate) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (stage.load() < wanted && std::chrono::steady_clock::now() < deadline) {
+    while (!predicate() && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    return stage.load() >= wanted;
+    return predicate();
+}
+
+bool reaches(const std::atomic<int>& stage, int wanted) {
+    return eventually([&] { return stage.load() >= wanted; });
 }
 
 void reset_counts() {
@@ -170,6 +175,9 @@ TEST_CASE(
     CHECK(stage.load() == 0);  // suspended: the command waits for its gate
     first.complete();
     CHECK(reaches(stage, 1));
+    // The second gate opens only once when_all has suspended (its two callbacks are set): opened
+    // earlier, a fast device could finish both fills before the await and no callback be set.
+    CHECK(eventually([&] { return hold.held() == 3; }));
     second.complete();
     CHECK(reaches(stage, 2));
     CHECK(hold.held() == 3);  // every await did set its callbacks, none of them ran yet
