@@ -12,6 +12,7 @@
 # (measure.sh). Prints `csv,compile_time,...` rows and a Markdown table with the ratios to CLHPP.
 #   bench/compile_time/peers.sh                 RUNS=3 CXXS=g++ bench/compile_time/peers.sh
 #   bench/compile_time/peers.sh --smoke         one run, one compiler ($CXX or g++), two units
+#   RUNS=9 ONLY=types bench/compile_time/peers.sh   the per-type cost alone, in more rounds
 # EXTRA_FLAGS adds flags to every compilation (e.g. -I for headers outside the default paths).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,8 +94,9 @@ header|Boost.Compute (boost/compute.hpp)|$work/h_boost_all.cpp|"
 header|openclaw|$work/h_openclaw.cpp|"
 fi
 
-# Read through a file, not a pipe, so that the loops run in this shell (exit, counters).
-echo "$units" > "$work/units"
+# Read through a file, not a pipe, so that the loops run in this shell (exit, counters). ONLY
+# keeps one kind of unit (program, types or header), for more rounds of it in the same time.
+echo "$units" | awk -F'|' -v only="${ONLY:-}" 'only == "" || $1 == only' > "$work/units"
 echo "# compile time: -std=c++20 -O2 -c, median of $runs interleaved runs; CPU = user + system"
 echo
 echo "| compiler | unit | peer | CPU s | wall s | peak MiB | CPU / CLHPP | memory / CLHPP |"
@@ -141,11 +143,17 @@ for cxx in $compilers; do
     done < "$work/medians"
     # What one more buffer element type costs: (5 types - 1 type) / 4, for the C API (the host
     # vectors, which any library's program has) and for openclaw; the difference is openclaw's.
+    # The median of the rounds' own differences: the two units of a round run back to back, so a
+    # change in the machine's load cancels out (the difference of two medians does not).
     for peer in "raw C" openclaw; do
-        per_type=$(awk -F'|' -v p="$peer" '$1 == "types" && index($2, p " (") == 1 {
-            split($3, f, " "); if ($2 ~ /\(1 /) {one = f[1]; m1 = f[3]} else {five = f[1]; m5 = f[3]}}
-            END {if (one != "" && five != "") printf "%.3f %.1f", (five - one) / 4, (m5 - m1) / 4}' \
-            "$work/medians")
+        one=$(awk -F'|' -v p="$peer (1 " '$1 == "types" && index($2, p) == 1 {print NR}' "$work/units")
+        five=$(awk -F'|' -v p="$peer (5 " '$1 == "types" && index($2, p) == 1 {print NR}' "$work/units")
+        per_type=""
+        if [ -n "$one" ] && [ -n "$five" ]; then
+            paste -d' ' "$work/samples.$one" "$work/samples.$five" |
+                awk '{print ($5 - $2) / 4, ($6 - $3) / 4 / 1024}' > "$work/per_type"
+            per_type="$(median 1 "$work/per_type" | awk '{printf "%.3f", $1}') $(median 2 "$work/per_type" | awk '{printf "%.1f", $1}')"
+        fi
         if [ -n "$per_type" ]; then
             set -- $per_type
             echo "| $version | each buffer element type beyond the first | $peer | $1 | | $2 | | |"

@@ -919,9 +919,9 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     return devices;
 }
 
-OPENCLAW_INLINE ImageObject create_image(const Context& context, ImageKind kind, ImageFormat format,
-                                         std::array<std::size_t, 3> extent, const void* init,
-                                         std::size_t init_pixels, OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE ImageObject create_image(
+    const Context& context, ImageKind kind, ImageFormat format, std::array<std::size_t, 3> extent,
+    const void* init, std::size_t init_pixels, OnError on_error) {
     constexpr const char* call = "clCreateImage";
     if (!context) {
         refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
@@ -998,8 +998,8 @@ OPENCLAW_INLINE ImageObject create_image(const Context& context, ImageKind kind,
     return image;
 }
 
-OPENCLAW_INLINE ImageObject describe_image(Handle<cl_mem> handle, ImageKind kind,
-                                           ImageFormat format, OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE ImageObject describe_image(Handle<cl_mem> handle, ImageKind kind,
+                                                             ImageFormat format, OnError on_error) {
     if (!handle) {
         return {};
     }
@@ -1044,10 +1044,11 @@ OPENCLAW_INLINE ImageObject describe_image(Handle<cl_mem> handle, ImageKind kind
     return image;
 }
 
-OPENCLAW_INLINE void image_transfer(const ImageObject& image, ImageKind kind, ImageFormat format,
-                                    bool read, const Queue& queue, const ImageRegion& region,
-                                    void* host, std::size_t pixels, const WaitList& wait,
-                                    OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE void image_transfer(const ImageObject& image, ImageKind kind,
+                                                      ImageFormat format, bool read,
+                                                      const Queue& queue, const ImageRegion& region,
+                                                      void* host, std::size_t pixels,
+                                                      const WaitList& wait, OnError on_error) {
     const char* call = read ? "clEnqueueReadImage" : "clEnqueueWriteImage";
     std::size_t row = 0;
     std::size_t slice = 0;
@@ -1069,10 +1070,11 @@ OPENCLAW_INLINE void image_transfer(const ImageObject& image, ImageKind kind, Im
                 [&] { return images::describe(kind, format, region, image.size()); });
 }
 
-OPENCLAW_INLINE ImageMapping map_image(const ImageObject& image, ImageKind kind, ImageFormat format,
-                                       const Queue& queue, cl_map_flags flags,
-                                       const ImageRegion& region, const WaitList& wait,
-                                       OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE ImageMapping map_image(const ImageObject& image, ImageKind kind,
+                                                         ImageFormat format, const Queue& queue,
+                                                         cl_map_flags flags,
+                                                         const ImageRegion& region,
+                                                         const WaitList& wait, OnError on_error) {
     constexpr const char* call = "clEnqueueMapImage";
     if (!check_queue(image.mem, queue, call, "image", on_error) ||
         !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||

@@ -152,6 +152,8 @@ void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event, On
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
+// The core's entry points are [[gnu::noinline]]: header-only, the optimizer would otherwise copy
+// their bodies into the typed wrappers that call them, once per element type and access.
 [[gnu::noinline]] OPENCLAW_INLINE MemObject::~MemObject() {}  // the members release
 
 namespace memory {
@@ -223,8 +225,9 @@ OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_
     }
 }
 
-OPENCLAW_INLINE MemObject create_buffer(const Context& context, std::size_t count, Element element,
-                                        cl_mem_flags flags, const void* init, OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer(const Context& context, std::size_t count,
+                                                          Element element, cl_mem_flags flags,
+                                                          const void* init, OnError on_error) {
     std::size_t bytes = 0;
     if (count == 0 || !checked_mul(count, element.size, bytes)) {
         fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
@@ -254,8 +257,8 @@ OPENCLAW_INLINE MemObject create_buffer(const Context& context, std::size_t coun
     return buffer;
 }
 
-OPENCLAW_INLINE MemObject describe_buffer(Handle<cl_mem> handle, Element element,
-                                          OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE MemObject describe_buffer(Handle<cl_mem> handle, Element element,
+                                                            OnError on_error) {
     MemObject buffer;
     if (!handle) {
         return buffer;
@@ -292,8 +295,9 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     return bytes / memory::gcd(bytes, element_size);
 }
 
-OPENCLAW_INLINE MemObject sub_buffer(const MemObject& parent, std::size_t offset, std::size_t count,
-                                     Element element, cl_mem_flags flags, OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE MemObject sub_buffer(const MemObject& parent, std::size_t offset,
+                                                       std::size_t count, Element element,
+                                                       cl_mem_flags flags, OnError on_error) {
     const std::size_t size = parent.bytes / element.size;
     if (!parent.get()) {
         refuse_empty(on_error, CL_INVALID_MEM_OBJECT, "clCreateSubBuffer", "buffer");
@@ -364,9 +368,11 @@ OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elem
     return true;
 }
 
-OPENCLAW_INLINE void transfer(const MemObject& buffer, Direction direction, const Queue& queue,
-                              std::size_t offset, std::size_t count, Element element, void* host,
-                              bool pageable, const WaitList& wait, OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE void transfer(const MemObject& buffer, Direction direction,
+                                                const Queue& queue, std::size_t offset,
+                                                std::size_t count, Element element, void* host,
+                                                bool pageable, const WaitList& wait,
+                                                OnError on_error) {
     const bool reads = direction == Direction::read;
     const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
     if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
@@ -404,10 +410,11 @@ OPENCLAW_INLINE void transfer(const MemObject& buffer, Direction direction, cons
                 [&] { return memory::describe(buffer, offset, count, element); });
 }
 
-OPENCLAW_INLINE cl_event transfer_async(const MemObject& buffer, Direction direction,
-                                        const Queue& queue, std::size_t offset, std::size_t count,
-                                        Element element, void* host, const WaitList& wait,
-                                        OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE cl_event transfer_async(const MemObject& buffer,
+                                                          Direction direction, const Queue& queue,
+                                                          std::size_t offset, std::size_t count,
+                                                          Element element, void* host,
+                                                          const WaitList& wait, OnError on_error) {
     const bool reads = direction == Direction::read;
     const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
     if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
@@ -434,10 +441,11 @@ OPENCLAW_INLINE cl_event transfer_async(const MemObject& buffer, Direction direc
     return raw;
 }
 
-OPENCLAW_INLINE void copy(const MemObject& source, const MemObject& destination, const Queue& queue,
-                          std::size_t source_offset, std::size_t destination_offset,
-                          std::size_t count, Element element, const WaitList& wait, cl_event* event,
-                          OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE void copy(const MemObject& source, const MemObject& destination,
+                                            const Queue& queue, std::size_t source_offset,
+                                            std::size_t destination_offset, std::size_t count,
+                                            Element element, const WaitList& wait, cl_event* event,
+                                            OnError on_error) {
     constexpr const char* call = "clEnqueueCopyBuffer";
     if (!check_range(call, "source", source_offset, count, source.bytes / element.size, on_error) ||
         !check_range(call, "destination", destination_offset, count,
@@ -470,9 +478,11 @@ OPENCLAW_INLINE void copy(const MemObject& source, const MemObject& destination,
                 });
 }
 
-OPENCLAW_INLINE void fill(const MemObject& buffer, const Queue& queue, const void* pattern,
-                          std::size_t offset, std::size_t count, Element element,
-                          const WaitList& wait, cl_event* event, OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE void fill(const MemObject& buffer, const Queue& queue,
+                                            const void* pattern, std::size_t offset,
+                                            std::size_t count, Element element,
+                                            const WaitList& wait, cl_event* event,
+                                            OnError on_error) {
     constexpr const char* call = "clEnqueueFillBuffer";
     if (!check_range(call, "fill", offset, count, buffer.bytes / element.size, on_error) ||
         !check_queue(buffer, queue, call, "buffer", on_error) || !wait.check(call, on_error)) {
@@ -503,9 +513,10 @@ OPENCLAW_INLINE void fill(const MemObject& buffer, const Queue& queue, const voi
                 "clEnqueueWriteBuffer", on_error, describe);
 }
 
-OPENCLAW_INLINE Mapping Mapping::map(const MemObject& buffer, const Queue& queue,
-                                     cl_map_flags flags, std::size_t offset, std::size_t count,
-                                     Element element, const WaitList& wait, OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE Mapping Mapping::map(const MemObject& buffer, const Queue& queue,
+                                                       cl_map_flags flags, std::size_t offset,
+                                                       std::size_t count, Element element,
+                                                       const WaitList& wait, OnError on_error) {
     constexpr const char* call = "clEnqueueMapBuffer";
     Mapping view;
     if (!check_range(call, "map", offset, count, buffer.bytes / element.size, on_error) ||
@@ -538,8 +549,9 @@ OPENCLAW_INLINE Mapping Mapping::map(const MemObject& buffer, const Queue& queue
     return view;
 }
 
-OPENCLAW_INLINE Mapping Mapping::adopt(cl_command_queue queue, cl_mem mem, void* data,
-                                       std::size_t bytes, std::uint64_t ticket) {
+[[gnu::noinline]] OPENCLAW_INLINE Mapping Mapping::adopt(cl_command_queue queue, cl_mem mem,
+                                                         void* data, std::size_t bytes,
+                                                         std::uint64_t ticket) {
     Mapping view;
     view.mem_ = Handle<cl_mem>::retain(mem);
     view.queue_ = Handle<cl_command_queue>::retain(queue);
@@ -549,7 +561,7 @@ OPENCLAW_INLINE Mapping Mapping::adopt(cl_command_queue queue, cl_mem mem, void*
     return view;
 }
 
-OPENCLAW_INLINE void Mapping::unmap(OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE void Mapping::unmap(OnError on_error) {
     if (data_ != nullptr) {
         (void)check(release(), "clEnqueueUnmapMemObject", on_error);
     }
@@ -567,7 +579,7 @@ OPENCLAW_INLINE cl_int Mapping::release() noexcept {
     return code;
 }
 
-OPENCLAW_INLINE void Mapping::unmap_noexcept() noexcept {
+[[gnu::noinline]] OPENCLAW_INLINE void Mapping::unmap_noexcept() noexcept {
     if (data_ != nullptr) {
         if (const cl_int code = release(); code != CL_SUCCESS) {
             report_cleanup_failure("clEnqueueUnmapMemObject", code);
