@@ -4,8 +4,8 @@
 # (and, for openclaw, of a round trip over 1 and over 5 buffer element types: the cost of each
 # extra type)
 # (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp; and openclaw with the
-# kernel typed from its source, including only the headers it uses, and compiled separately:
-# OPENCLAW_SEPARATE_COMPILATION, plus the src.hpp unit a program compiles once), and of a
+# kernel typed from its source, including only the headers it uses, and linked with the
+# openclaw::compiled library, plus that library's one unit, compiled once), and of a
 # translation unit that only includes each library's main header. Each is compiled with
 # -std=c++20 -O2 -c by every compiler in CXXS, RUNS times, interleaved (a change in the machine's
 # load hits every peer alike); medians of CPU time (user + system), wall time and peak memory
