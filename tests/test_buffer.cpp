@@ -2,9 +2,11 @@
 // errors for sizes and ranges that do not fit.
 #include <openclaw/openclaw.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -253,4 +255,127 @@ TEST_CASE("an OnError governs its own call, never a sibling call of the same sta
     CHECK_THAT(inner.what(),
                has("read [10, 10 + 16) is out of range: the buffer holds 16 elements"));
     CHECK(host == std::vector<int>(16, -1));
+}
+
+TEST_CASE("host access options become CL_MEM_HOST_* flags, checked before the driver") {
+    const auto host = iota(64);
+    using openclaw::HostAccess;
+    const openclaw::ReadOnlyBuffer<int> upload{
+        env().context, host, {.host = HostAccess::write_only}};
+    CHECK((upload.info<CL_MEM_FLAGS>() & CL_MEM_HOST_WRITE_ONLY) != 0);
+    CHECK(upload.host_access() == HostAccess::write_only);
+    upload.write(env().queue, std::span<const int>(host).first(8));  // the host may write it
+    std::vector<int> back(64);
+    const auto read = thrown<openclaw::Error>([&] { upload.read(env().queue, back); });
+    REQUIRE(read);
+    CHECK(read->cl_code() == CL_INVALID_OPERATION);
+    CHECK_THAT(read->what(), has("clEnqueueReadBuffer: CL_INVALID_OPERATION (-59): the buffer "
+                                 "was made with CL_MEM_HOST_WRITE_ONLY (HostAccess::write_only): "
+                                 "the host may not read it"));
+    const auto map = thrown<openclaw::Error>([&] { (void)upload.map_read(env().queue); });
+    REQUIRE(map);
+    CHECK_THAT(map->what(), has("clEnqueueMapBuffer: CL_INVALID_OPERATION"));
+
+    const openclaw::WriteOnlyBuffer<int> result{env().context, 64, {.host = HostAccess::read_only}};
+    CHECK(result.host_access() == HostAccess::read_only);
+    result.read(env().queue, back);
+    const auto write = thrown<openclaw::Error>([&] { result.write(env().queue, host); });
+    REQUIRE(write);
+    CHECK_THAT(write->what(), has("CL_MEM_HOST_READ_ONLY (HostAccess::read_only): the host may "
+                                  "not write it"));
+    const auto map_write = thrown<openclaw::Error>([&] { (void)result.map_write(env().queue); });
+    REQUIRE(map_write);
+    CHECK(map_write->cl_code() == CL_INVALID_OPERATION);
+
+    // Device-only memory: copies and fills, no host transfer; sub-buffers inherit the flags.
+    const openclaw::ReadWriteBuffer<int> scratch{env().context, 64, {.host = HostAccess::none}};
+    scratch.fill(env().queue, 7);
+    scratch.copy_to(env().queue, result);
+    result.read(env().queue, back);
+    CHECK(back == std::vector<int>(64, 7));
+    const std::size_t step = scratch.sub_alignment();
+    if (step <= 32) {
+        const auto part = scratch.sub(step, step);
+        CHECK(part.host_access() == HostAccess::none);
+        std::vector<int> some(step);
+        std::error_code ec;
+        part.read(env().queue, std::span<int>(some), {}, ec);
+        CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
+    }
+    // A buffer adopted from a raw handle reads its flags from the driver.
+    const auto shared = openclaw::ReadWriteBuffer<int>::retain(scratch.get());
+    CHECK(shared.host_access() == HostAccess::none);
+}
+
+TEST_CASE("host-visible memory and buffers over host memory the buffer owns") {
+    const auto host = iota(4096, 3);
+    const openclaw::ReadWriteBuffer<int> pinned{env().context, host, {.host_memory = true}};
+    CHECK((pinned.info<CL_MEM_FLAGS>() & CL_MEM_ALLOC_HOST_PTR) != 0);
+    {
+        const auto view = pinned.map_read(env().queue);
+        CHECK(std::equal(view.begin(), view.end(), host.begin()));
+    }
+    // over(): the vector moves into the buffer, which frees it after the driver is done.
+    std::vector<int> values = iota(4096, 100);
+    const int* memory = values.data();
+    auto over = openclaw::ReadWriteBuffer<int>::over(env().context, std::move(values));
+    CHECK(over.size() == 4096);
+    CHECK((over.info<CL_MEM_FLAGS>() & CL_MEM_USE_HOST_PTR) != 0);
+    CHECK(over.info<CL_MEM_HOST_PTR>() == memory);  // the vector's own memory, not a copy
+    {
+        auto view = over.map_read_write(env().queue);
+        CHECK(view[0] == 100);
+        CHECK(view[4095] == 4195);
+        view[1] = -1;
+    }
+    std::vector<int> back(4096);
+    over.read(env().queue, back);
+    CHECK(back[1] == -1);
+    CHECK(back[2] == 102);
+    // Nothing to own: refused, and the vector it was given is freed (the leak checks see it).
+    const auto empty = thrown<openclaw::Error>(
+        [&] { (void)openclaw::ReadWriteBuffer<int>::over(env().context, std::vector<int>{}); });
+    REQUIRE(empty);
+    CHECK(empty->cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK_THAT(empty->what(), has("a buffer over host memory needs at least one element"));
+    const auto no_context = thrown<openclaw::Error>(
+        [&] { (void)openclaw::ReadWriteBuffer<int>::over(openclaw::Context{}, iota(8)); });
+    REQUIRE(no_context);
+    CHECK(no_context->cl_code() == CL_INVALID_CONTEXT);
+}
+
+TEST_CASE("as<U>() views the same memory as another element type, sizes checked") {
+    std::vector<float> host(64);
+    std::iota(host.begin(), host.end(), 0.0f);
+    const openclaw::ReadWriteBuffer<float> floats{env().context, host};
+    const openclaw::ReadWriteBuffer<cl_float4> quads = floats.as<cl_float4>();
+    CHECK(quads.size() == 16);
+    CHECK(quads.get() == floats.get());
+    std::vector<cl_float4> back(16);
+    quads.read(env().queue, back);
+    CHECK(back[3].s[0] == 12.0f);
+    CHECK(back[3].s[3] == 15.0f);
+    quads.fill(env().queue, cl_float4{{1.0f, 2.0f, 3.0f, 4.0f}}, 1, 1);
+    std::vector<float> again(64);
+    floats.read(env().queue, again);
+    CHECK(again[4] == 1.0f);
+    CHECK(again[7] == 4.0f);
+    CHECK(again[8] == 8.0f);
+    // A view shares mappings: mapping it for writing guards the other.
+    {
+        auto view = quads.map_write(env().queue);
+        std::error_code ec;
+        floats.read(env().queue, std::span<float>(again), {}, ec);
+        CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
+    }
+    const openclaw::ReadWriteBuffer<float> odd{env().context, 6};
+    const auto error = thrown<openclaw::Error>([&] { (void)odd.as<cl_float4>(); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK_THAT(error->what(), has("Buffer::as: CL_INVALID_BUFFER_SIZE (-61): a buffer of 6 4-byte "
+                                  "elements (24 bytes) is not a whole number of 16-byte elements"));
+    const auto empty =
+        thrown<openclaw::Error>([&] { (void)openclaw::ReadWriteBuffer<float>{}.as<cl_uchar>(); });
+    REQUIRE(empty);
+    CHECK(empty->cl_code() == CL_INVALID_MEM_OBJECT);
 }

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <numeric>
+#include <type_traits>
 #include <vector>
 
 #include "support/allocations.hpp"
@@ -76,6 +77,17 @@ void sixteen(__global int* data) {
 
 __kernel void offset_by(__global int* data, const int2 by) {
     data[get_global_id(0)] += by.x + by.y;
+}
+
+// Ported code often reads its inputs through non-const pointers.
+__kernel void ported_add(__global float* a, __global float* b, __global float* c) {
+    const size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
+
+__kernel void global_ids(__global uint* out, const uint base) {
+    const size_t i = get_global_id(0) - get_global_offset(0);
+    out[i] = (uint)get_global_id(0) + base;
 }
 )CLC";
 
@@ -204,6 +216,98 @@ TEST_CASE("a launch can return its event") {
     std::vector<cl_uint> back(64);
     out.read(env().queue, back);
     CHECK(back[63] == 163);
+}
+
+TEST_CASE("kernels reading through non-const pointers take ReadOnly buffers, typed either way") {
+    const std::size_t n = 1024;
+    std::vector<float> a(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i] = static_cast<float>(i);
+        b[i] = 0.5f * static_cast<float>(i % 13);
+    }
+    const openclaw::ReadOnlyBuffer<float> da{env().context, a};
+    const openclaw::ReadOnlyBuffer<float> db{env().context, b};
+    const auto expect_sum = [&](const openclaw::WriteOnlyBuffer<float>& dc) {
+        std::vector<float> c(n);
+        dc.read(env().queue, c);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            wrong += c[i] == a[i] + b[i] ? 0 : 1;
+        }
+        CHECK(wrong == 0);
+    };
+    // By hand: In<T> says the kernel only reads. Debug builds (the program has the driver's
+    // argument description) accept it as release builds do.
+    INFO("program built with arg info: " << program().kernel_arg_info());
+    {
+        const openclaw::WriteOnlyBuffer<float> dc{env().context, n};
+        auto add = program().kernel<In<float>, In<float>, Out<float>>("ported_add");
+        env().queue.enqueue(add.set_args(da, db, dc), NDRange{n});
+        expect_sum(dc);
+    }
+    // From the source: the body reads a and b and only writes c.
+    {
+        static constexpr char ported[] = R"CLC(
+__kernel void ported_add(__global float* a, __global float* b, __global float* c) {
+    const size_t i = get_global_id(0);
+    c[i] = a[i] + b[i];
+}
+)CLC";
+        static_assert(std::is_same_v<openclaw::kernel_t<ported, "ported_add">,
+                                     openclaw::Kernel<In<float>, In<float>, Out<float>>>);
+        const openclaw::WriteOnlyBuffer<float> dc{env().context, n};
+        auto add = program().kernel<ported, "ported_add">();
+        env().queue.enqueue(add.set_args(da, db, dc), NDRange{n});
+        expect_sum(dc);
+    }
+    // A descriptor the kernel contradicts is still refused where the description is known: the
+    // kernel reads a, which Out<T> would let a WriteOnly buffer reach.
+    if (program().kernel_arg_info()) {
+        const auto error = thrown<openclaw::Error>(
+            [&] { (void)program().kernel<Out<float>, In<float>, Out<float>>("vector_add"); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
+        CHECK_THAT(error->what(), has("the kernel's pointer is const (the kernel only reads "
+                                      "through it): declare In<T>"));
+    }
+}
+
+TEST_CASE("a launch with a global offset starts the global IDs there") {
+    const openclaw::WriteOnlyBuffer<cl_uint> out{env().context, 64};
+    auto ids = program().kernel<Out<cl_uint>, cl_uint>("global_ids");
+    ids.set_args(out, 1000u);
+    env().queue.enqueue(ids, openclaw::GlobalOffset{100}, NDRange{64}, NDRange{16});
+    std::vector<cl_uint> back(64);
+    out.read(env().queue, back);
+    for (cl_uint i = 0; i < 64; ++i) {
+        CHECK(back[i] == 1100 + i);
+    }
+    const openclaw::Event event = env().queue.enqueue(
+        ids.set_args(out, 0u), openclaw::GlobalOffset{7}, NDRange{64}, openclaw::with_event);
+    event.wait();
+    out.read(env().queue, back);
+    CHECK(back[0] == 7);
+    CHECK(back[63] == 70);
+
+    // Offsets the driver would refuse (or wrap) are refused first, with the numbers.
+    const auto dims = thrown<openclaw::Error>([&] {
+        env().queue.enqueue(ids, openclaw::GlobalOffset{1, 2}, NDRange{64});
+    });
+    REQUIRE(dims);
+    CHECK(dims->cl_code() == CL_INVALID_GLOBAL_OFFSET);
+    CHECK_THAT(dims->what(), has("clEnqueueNDRangeKernel: CL_INVALID_GLOBAL_OFFSET (-56): global "
+                                 "offset 1x2 has 2 dimension(s), global range 64 has 1"));
+    const auto wraps = thrown<openclaw::Error>([&] {
+        env().queue.enqueue(ids, openclaw::GlobalOffset{static_cast<std::size_t>(-8)}, NDRange{64});
+    });
+    REQUIRE(wraps);
+    CHECK_THAT(wraps->what(), has("+ global range 64 overflows size_t in dimension 0"));
+    std::error_code ec;
+    env().queue.enqueue(ids, openclaw::GlobalOffset{-1}, NDRange{64}, NDRange{}, {}, ec);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_GLOBAL_OFFSET));
+    const openclaw::Event none = env().queue.enqueue(ids, openclaw::GlobalOffset{-1}, NDRange{64},
+                                                     openclaw::with_event, {}, ec);
+    CHECK_FALSE(none);
 }
 
 TEST_CASE("a negative or overflowing NDRange is refused by the launch") {

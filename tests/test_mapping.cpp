@@ -2,6 +2,7 @@
 // variables, and launches or transfers refused while a conflicting view is alive.
 #include <openclaw/openclaw.hpp>
 
+#include <algorithm>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -175,4 +176,27 @@ TEST_CASE("mappings of a sub-buffer conflict only with overlapping uses of its r
     const auto error = thrown<openclaw::Error>([&] { root.write(env().queue, host); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_OPERATION);
+}
+
+TEST_CASE("map_write keeps what the host does not overwrite; map_discard need not") {
+    std::vector<cl_int> host(256);
+    std::iota(host.begin(), host.end(), 0);
+    const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, host};
+    {
+        auto view = buffer.map_write(env().queue, 16, 32);
+        CHECK(view.size() == 32);
+        view[0] = -1;  // one element of the 32; the other 31 keep their values
+    }
+    std::vector<cl_int> back(256);
+    buffer.read(env().queue, back);
+    CHECK(back[16] == -1);
+    CHECK(back[17] == 17);
+    CHECK(back[47] == 47);
+    CHECK(back[48] == 48);
+    {
+        auto view = buffer.map_discard(env().queue);
+        std::fill(view.begin(), view.end(), 5);
+    }
+    buffer.read(env().queue, back);
+    CHECK(back == std::vector<cl_int>(256, 5));
 }

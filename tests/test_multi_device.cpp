@@ -2,6 +2,7 @@
 // vector add split across sub-devices of one CPU (PoCL) matching the single-device result.
 #include <openclaw/openclaw.hpp>
 
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -108,4 +109,84 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
     std::vector<float> single_result(n);
     rc.read(env().queue, single_result);
     CHECK(split_result == single_result);
+}
+
+TEST_CASE("a program built for some of the context's devices runs on those") {
+    const char* source = R"CLC(
+__kernel void mark(__global int* out, const int value) { out[get_global_id(0)] = value; }
+)CLC";
+    // The list is checked against the context first: empty, foreign, twice.
+    const auto empty = thrown<openclaw::Error>([&] {
+        (void)openclaw::Program::build(env().context, std::vector<openclaw::Device>{}, source);
+    });
+    REQUIRE(empty);
+    CHECK(empty->cl_code() == CL_INVALID_VALUE);
+    const auto twice = thrown<openclaw::Error>([&] {
+        (void)openclaw::Program::build(env().context, {env().device, env().device}, source);
+    });
+    REQUIRE(twice);
+    CHECK(twice->cl_code() == CL_INVALID_DEVICE);
+    CHECK_THAT(twice->what(), has("clBuildProgram: CL_INVALID_DEVICE (-33): device 1 (\"" +
+                                  env().device.name() + "\") is listed twice"));
+    const auto none = thrown<openclaw::Error>(
+        [&] { (void)openclaw::Program::build(env().context, {openclaw::Device{}}, source); });
+    REQUIRE(none);
+    CHECK(none->cl_code() == CL_INVALID_DEVICE);
+
+    // One device of a one-device context: the same program as build(context, source).
+    const auto one = openclaw::Program::build(env().context, {env().device}, source);
+    CHECK(one.devices() == std::vector<openclaw::Device>{env().device});
+    const openclaw::WriteOnlyBuffer<cl_int> out{env().context, 16};
+    auto mark = one.kernel<openclaw::Out<cl_int>, cl_int>("mark");
+    env().queue.enqueue(mark.set_args(out, 9), NDRange{16});
+    std::vector<cl_int> back(16);
+    out.read(env().queue, back);
+    CHECK(back == std::vector<cl_int>(16, 9));
+
+    const openclaw::Device& root = env().device;
+    const auto properties = root.info<CL_DEVICE_PARTITION_PROPERTIES>();
+    const bool equally = std::find(properties.begin(), properties.end(),
+                                   CL_DEVICE_PARTITION_EQUALLY) != properties.end();
+    if (!equally || root.max_compute_units() < 2) {
+        // A device outside the context is refused, naming the context's devices.
+        WARN("\"" << root.name() << "\" cannot be partitioned: subset of two devices not tried");
+        return;
+    }
+    const std::vector<openclaw::Device> devices =
+        root.partition_equally(root.max_compute_units() / 2);
+    REQUIRE(devices.size() >= 2);
+    const openclaw::Context context{devices};
+    const auto foreign = thrown<openclaw::Error>(
+        [&] { (void)openclaw::Program::build(context, {env().device}, source); });
+    REQUIRE(foreign);
+    CHECK(foreign->cl_code() == CL_INVALID_DEVICE);
+    CHECK_THAT(foreign->what(), has("is not one of the context's devices"));
+
+    const auto first_only = openclaw::Program::build(context, {devices[0]}, source);
+    // One device (PoCL names the root device for a program of its sub-devices).
+    CHECK(first_only.devices().size() == 1);
+    const openclaw::WriteOnlyBuffer<cl_int> shared{context, 16};
+    auto on_first = first_only.kernel<openclaw::Out<cl_int>, cl_int>("mark");
+    on_first.set_args(shared, 4);
+    const openclaw::Queue first{context, devices[0]};
+    first.enqueue(on_first, NDRange{16});
+    shared.read(first, back);
+    CHECK(back == std::vector<cl_int>(16, 4));
+    // The other device has no executable for it where the driver builds per device: it refuses
+    // the launch, and openclaw says why. (PoCL builds a sub-device's program for the root
+    // device, so every sub-device runs it.)
+    const openclaw::Queue second{context, devices[1]};
+    std::error_code ec;
+    second.enqueue(on_first, NDRange{16}, NDRange{}, {}, ec);
+    if (ec) {
+        const auto missing =
+            thrown<openclaw::Error>([&] { second.enqueue(on_first, NDRange{16}); });
+        REQUIRE(missing);
+        CHECK(missing->cl_code() == CL_INVALID_PROGRAM_EXECUTABLE);
+        CHECK_THAT(missing->what(),
+                   has("the kernel's program is not built for the queue's device"));
+    } else {
+        second.finish();
+        WARN("the driver runs a program built for one sub-device on its sibling too");
+    }
 }

@@ -580,3 +580,66 @@ TEST_CASE("an empty program makes no kernel") {
     CHECK_FALSE(kernel);
     CHECK(ec == openclaw::make_error_code(CL_INVALID_PROGRAM));
 }
+
+TEST_CASE("compile with embedded headers, then link programs and libraries") {
+    const openclaw::Header util{"util/scale.h", "#define SCALE 3\nint scaled(int x);\n"};
+    const char* library_source = R"CLC(
+#include "util/scale.h"
+int scaled(int x) { return SCALE * x; }
+)CLC";
+    const char* main_source = R"CLC(
+#include "util/scale.h"
+__kernel void apply(__global int* data) {
+    const size_t i = get_global_id(0);
+    data[i] = scaled(data[i]) + SCALE;
+}
+)CLC";
+    const auto helpers = openclaw::Program::compile(env().context, library_source, {util});
+    CHECK(helpers.is_link_input());
+    // A compiled program makes no kernels: it is an input of link().
+    const auto not_linked = thrown<openclaw::Error>([&] { (void)helpers.kernel("apply"); });
+    REQUIRE(not_linked);
+    CHECK(not_linked->cl_code() == CL_INVALID_PROGRAM_EXECUTABLE);
+    CHECK_THAT(not_linked->what(), has("the program is compiled, not linked"));
+
+    const auto main = openclaw::Program::compile(env().context, main_source, {util});
+    const auto library = openclaw::Program::link(env().context, {helpers},
+                                                 openclaw::BuildOptions{"-create-library"});
+    CHECK(library.is_link_input());
+    const auto linked = openclaw::Program::link(env().context, {main, library});
+    CHECK_FALSE(linked.is_link_input());
+    CHECK(linked.kernel_arg_info() == main.kernel_arg_info());
+    std::vector<cl_int> host = {1, 2, 3, 4};
+    const openclaw::ReadWriteBuffer<cl_int> data{env().context, host};
+    auto apply = linked.kernel<openclaw::InOut<cl_int>>("apply");
+    env().queue.enqueue(apply.set_args(data), openclaw::NDRange{4});
+    data.read(env().queue, host);
+    CHECK(host == std::vector<cl_int>{6, 9, 12, 15});
+
+    // A header the source names but compile() was not given: the compiler's log says so.
+    const auto missing = thrown<openclaw::BuildError>(
+        [&] { (void)openclaw::Program::compile(env().context, main_source); });
+    REQUIRE(missing);
+    CHECK(missing->call() == "clCompileProgram");
+    CHECK_FALSE(missing->logs().empty());
+    // An unresolved function is the linker's failure, with its log.
+    const auto unresolved =
+        thrown<openclaw::Error>([&] { (void)openclaw::Program::link(env().context, {main}); });
+    REQUIRE(unresolved);
+    CHECK(unresolved->call() == "clLinkProgram");
+    // What link() refuses before the driver: nothing, an executable, a header without text.
+    const auto nothing = thrown<openclaw::Error>(
+        [&] { (void)openclaw::Program::link(env().context, std::vector<openclaw::Program>{}); });
+    REQUIRE(nothing);
+    CHECK_THAT(nothing->what(), has("clLinkProgram: CL_INVALID_VALUE (-30): no programs to link"));
+    const auto executable =
+        thrown<openclaw::Error>([&] { (void)openclaw::Program::link(env().context, {linked}); });
+    REQUIRE(executable);
+    CHECK(executable->cl_code() == CL_INVALID_OPERATION);
+    CHECK_THAT(executable->what(), has("program 0 is an executable"));
+    const auto no_text = thrown<openclaw::Error>([&] {
+        (void)openclaw::Program::compile(env().context, main_source, {{"util/scale.h", ""}});
+    });
+    REQUIRE(no_text);
+    CHECK_THAT(no_text->what(), has("header 0 (\"util/scale.h\") has no text"));
+}

@@ -26,7 +26,7 @@ namespace {
 // does not follow fails to compile here (or at the set_args calls below).
 static_assert(
     std::is_same_v<openclaw::kernel_t<kernels::particles, "advance">,
-                   openclaw::Kernel<openclaw::Out<Particle>, cl_float, cl_float, cl_uint>>);
+                   openclaw::Kernel<openclaw::Global<Particle>, cl_float, cl_float, cl_uint>>);
 static_assert(std::is_same_v<openclaw::kernel_t<kernels::particles, "energy">,
                              openclaw::Kernel<openclaw::In<Particle>, openclaw::Out<cl_float>,
                                               openclaw::Local<cl_float>, cl_uint>>);

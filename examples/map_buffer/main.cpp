@@ -26,8 +26,9 @@ int main() try {
     openclaw::ReadWriteBuffer<float> data{context, n};
 
     {
-        // Write-only mapping: the old contents are not copied to the host.
-        openclaw::MappedSpan<float> view = data.map_write(queue);
+        // Every element is overwritten: map_discard does not copy the old contents to the host
+        // (map_write would, keeping what the host leaves untouched).
+        openclaw::MappedSpan<float> view = data.map_discard(queue);
         std::iota(view.begin(), view.end(), 0.0f);
     }  // unmapped here
 

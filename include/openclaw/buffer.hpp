@@ -17,6 +17,7 @@
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 OPENCLAW_BEGIN_NAMESPACE
 
@@ -63,6 +64,35 @@ concept AccessTag =
 template <class Sub, class Parent>
 concept NarrowerAccess = std::is_same_v<Sub, Parent> || std::is_same_v<Parent, ReadWrite>;
 
+/// What the host may do with a buffer's memory, beyond the kernels' Access (CL_MEM_HOST_*). Every
+/// transfer and map is checked against it before the driver sees the command.
+enum class HostAccess : unsigned char {
+    read_write,  ///< the host may read and write (the default: no CL_MEM_HOST_* flag)
+    read_only,   ///< CL_MEM_HOST_READ_ONLY: reads and read maps only
+    write_only,  ///< CL_MEM_HOST_WRITE_ONLY: writes and write maps only
+    none,        ///< CL_MEM_HOST_NO_ACCESS: device-side commands only (copies, fills, kernels)
+};
+
+/// How a buffer is made beyond its size and kernel access; designated initializers read well:
+/// `ReadOnlyBuffer<float>{context, n, {.host = HostAccess::write_only, .host_memory = true}}`.
+struct BufferOptions {
+    /// What the host may do (see HostAccess).
+    HostAccess host = HostAccess::read_write;
+    /// CL_MEM_ALLOC_HOST_PTR: memory the host can reach without a copy (pinned on GPU drivers):
+    /// maps are then cheap, and transfers from it run at the link's rate.
+    bool host_memory = false;
+
+    /// The clCreateBuffer flags these options add to the access flag.
+    constexpr cl_mem_flags flags() const noexcept {
+        const cl_mem_flags host_flag = host == HostAccess::read_only    ? CL_MEM_HOST_READ_ONLY
+                                       : host == HostAccess::write_only ? CL_MEM_HOST_WRITE_ONLY
+                                       : host == HostAccess::none       ? CL_MEM_HOST_NO_ACCESS
+                                                                        : 0;
+        return host_flag | (host_memory ? CL_MEM_ALLOC_HOST_PTR : 0);
+    }
+    friend constexpr bool operator==(const BufferOptions&, const BufferOptions&) = default;
+};
+
 /// A buffer kernels only read (CL_MEM_READ_ONLY); fits In<T> and Constant<T> parameters.
 template <class T>
 using ReadOnlyBuffer = Buffer<T, ReadOnly>;
@@ -107,6 +137,34 @@ class Buffer {
         : mem_(detail::create_buffer(context, data.size(), element, Access::flags, data.data(),
                                      on_error)) {}
 
+    /// Uninitialized memory for `count` elements, made with `options` (host access, host
+    /// memory).
+    Buffer(const Context& context, std::size_t count, BufferOptions options, OnError on_error = {})
+        : mem_(detail::create_buffer(context, count, element, Access::flags | options.flags(),
+                                     nullptr, on_error)) {}
+
+    /// Memory initialized with a copy of `data`, made with `options`.
+    Buffer(const Context& context, std::span<const T> data, BufferOptions options,
+           OnError on_error = {})
+        : mem_(detail::create_buffer(context, data.size(), element, Access::flags | options.flags(),
+                                     data.data(), on_error)) {}
+
+    /// A buffer over `host`'s own memory (CL_MEM_USE_HOST_PTR): no copy is made where the device
+    /// can use host memory (CPU devices; elsewhere the driver caches it on the device). The
+    /// buffer takes the vector, so the memory cannot be freed under it: it is released after the
+    /// driver has destroyed the memory object. Read and write it through map_read / map_write
+    /// (coherent at unmap), or transfers; `options.host_memory` must stay false.
+    [[nodiscard]] static Buffer over(const Context& context, std::vector<T>&& host,
+                                     BufferOptions options = {}, OnError on_error = {}) {
+        auto* owner = new std::vector<T>(std::move(host));
+        const std::size_t count = owner->size();
+        detail::HostStore store{owner->data(), owner,
+                                [](void* p) { delete static_cast<std::vector<T>*>(p); }};
+        options.host_memory = false;  // CL_MEM_ALLOC_HOST_PTR and CL_MEM_USE_HOST_PTR exclude
+        return Buffer(detail::create_buffer_over(context, count, element,
+                                                 Access::flags | options.flags(), store, on_error));
+    }
+
     /// Takes ownership of `raw`; its size must be a multiple of sizeof(T).
     [[nodiscard]] static Buffer adopt(cl_mem raw, OnError on_error = {}) {
         return Buffer(
@@ -149,6 +207,27 @@ class Buffer {
 
     /// True for a buffer made by sub().
     bool is_sub_buffer() const noexcept { return static_cast<bool>(mem_.root); }
+
+    /// The same memory seen as elements of U (a float buffer as float4, a cl_uint4 one as
+    /// cl_uint), sharing the memory object and its mappings; the buffer's size in bytes must be
+    /// a whole number of U (CL_INVALID_BUFFER_SIZE otherwise). The access stays the same.
+    template <class U>
+    [[nodiscard]] Buffer<U, Access> as(OnError on_error = {}) const {
+        static_assert(
+            std::is_trivially_copyable_v<U> && !std::is_const_v<U> && !std::is_volatile_v<U>,
+            "Buffer::as<U>: U must be a trivially copyable, non-cv element type");
+        return Buffer<U, Access>(
+            detail::reinterpret(mem_, element, Buffer<U, Access>::element, on_error));
+    }
+
+    /// What the host may do with the memory (from CL_MEM_FLAGS).
+    HostAccess host_access() const noexcept {
+        const cl_mem_flags flags = mem_.flags;
+        return (flags & CL_MEM_HOST_NO_ACCESS) != 0    ? HostAccess::none
+               : (flags & CL_MEM_HOST_READ_ONLY) != 0  ? HostAccess::read_only
+               : (flags & CL_MEM_HOST_WRITE_ONLY) != 0 ? HostAccess::write_only
+                                                       : HostAccess::read_write;
+    }
 
     // ---- blocking transfers --------------------------------------------------------------
 
@@ -294,15 +373,28 @@ class Buffer {
         return MappedSpan<const T>(
             detail::Mapping::map(mem_, queue, CL_MAP_READ, offset, count, element, wait, on_error));
     }
-    /// Maps the buffer for writing only (CL_MAP_WRITE_INVALIDATE_REGION: the previous contents
-    /// are not copied to the host, so the view starts undefined).
+    /// Maps the buffer for writing (CL_MAP_WRITE): what the host does not overwrite keeps the
+    /// buffer's contents. To overwrite every element, map_discard() saves the copy to the host.
     [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, const WaitList& wait = {},
                                           OnError on_error = {}) const {
         return map_write(queue, 0, size(), wait, on_error);
     }
-    /// Maps `count` elements from element `offset` for writing only.
+    /// Maps `count` elements from element `offset` for writing (CL_MAP_WRITE).
     [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, std::size_t offset, std::size_t count,
                                           const WaitList& wait = {}, OnError on_error = {}) const {
+        return MappedSpan<T>(detail::Mapping::map(mem_, queue, CL_MAP_WRITE, offset, count, element,
+                                                  wait, on_error));
+    }
+    /// Maps the buffer for overwriting (CL_MAP_WRITE_INVALIDATE_REGION): the previous contents
+    /// are not brought to the host, so the view starts undefined; write every element.
+    [[nodiscard]] MappedSpan<T> map_discard(const Queue& queue, const WaitList& wait = {},
+                                            OnError on_error = {}) const {
+        return map_discard(queue, 0, size(), wait, on_error);
+    }
+    /// Maps `count` elements from element `offset` for overwriting.
+    [[nodiscard]] MappedSpan<T> map_discard(const Queue& queue, std::size_t offset,
+                                            std::size_t count, const WaitList& wait = {},
+                                            OnError on_error = {}) const {
         return MappedSpan<T>(detail::Mapping::map(mem_, queue, CL_MAP_WRITE_INVALIDATE_REGION,
                                                   offset, count, element, wait, on_error));
     }

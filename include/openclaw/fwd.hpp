@@ -22,6 +22,7 @@ class Event;
 class UserEvent;
 class WaitList;
 class NDRange;
+class GlobalOffset;
 class BuildOptions;
 class Program;
 class KernelBase;

@@ -538,16 +538,29 @@ class Image {
         return MappedImage<const host_type>(
             detail::map_image(image_, kind, format, queue, CL_MAP_READ, region, wait, on_error));
     }
-    /// Maps the whole image for writing only (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
-    /// undefined; blocking).
+    /// Maps the whole image for writing (CL_MAP_WRITE: pixels the host does not overwrite keep
+    /// their values; blocking).
     [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const WaitList& wait = {},
                                                    OnError on_error = {}) const {
         return map_write(queue, whole(), wait, on_error);
     }
-    /// Maps `region` for writing only (CL_MAP_WRITE_INVALIDATE_REGION; blocking).
+    /// Maps `region` for writing (CL_MAP_WRITE; blocking).
     [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const ImageRegion& region,
                                                    const WaitList& wait = {},
                                                    OnError on_error = {}) const {
+        return MappedImage<host_type>(
+            detail::map_image(image_, kind, format, queue, CL_MAP_WRITE, region, wait, on_error));
+    }
+    /// Maps the whole image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
+    /// undefined; write every pixel; blocking).
+    [[nodiscard]] MappedImage<host_type> map_discard(const Queue& queue, const WaitList& wait = {},
+                                                     OnError on_error = {}) const {
+        return map_discard(queue, whole(), wait, on_error);
+    }
+    /// Maps `region` for overwriting (CL_MAP_WRITE_INVALIDATE_REGION; blocking).
+    [[nodiscard]] MappedImage<host_type> map_discard(const Queue& queue, const ImageRegion& region,
+                                                     const WaitList& wait = {},
+                                                     OnError on_error = {}) const {
         return MappedImage<host_type>(detail::map_image(
             image_, kind, format, queue, CL_MAP_WRITE_INVALIDATE_REGION, region, wait, on_error));
     }

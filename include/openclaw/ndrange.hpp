@@ -102,4 +102,24 @@ class NDRange {
     long long negative_ = 0;
 };
 
+/// The global work offset of a launch: the global ID of the first work-item in each dimension
+/// (`get_global_id(d)` runs from offset[d] to offset[d] + global[d] - 1; `get_global_offset(d)`
+/// returns it). As many values as the launch's NDRange has dimensions. A separate type, so that
+/// an offset can never be taken for a size.
+class GlobalOffset {
+  public:
+    /// One to three offsets, one per dimension.
+    template <std::integral... Values>
+    requires(sizeof...(Values) >= 1 && sizeof...(Values) <= 3 &&
+             (!std::same_as<Values, bool> &&
+              ...)) constexpr explicit GlobalOffset(Values... values) noexcept
+        : values_(values...) {}
+
+    /// The offsets as an NDRange (a negative one is recorded as NDRange records it).
+    constexpr const NDRange& values() const noexcept { return values_; }
+
+  private:
+    NDRange values_;
+};
+
 OPENCLAW_END_NAMESPACE

@@ -14,15 +14,22 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// `const __global T*`: the kernel reads it. Accepts ReadOnly and ReadWrite buffers of T.
+/// A `__global T*` the kernel only reads (`const` or not: saying In<T> is saying the kernel does
+/// not write through it). Accepts ReadOnly and ReadWrite buffers of T.
 template <class T>
 struct In {};
-/// `__global T*` that the kernel writes. Accepts WriteOnly and ReadWrite buffers of T.
+/// A `__global T*` the kernel only writes. Accepts WriteOnly and ReadWrite buffers of T.
 template <class T>
 struct Out {};
-/// `__global T*` that the kernel reads and writes. Accepts ReadWrite buffers of T.
+/// A `__global T*` that the kernel reads and writes. Accepts ReadWrite buffers of T.
 template <class T>
 struct InOut {};
+/// A non-const `__global T*` whose use is not known: what a kernel typed from its source gets
+/// when its body does not show that it only reads or only writes the parameter (the pointer is
+/// passed to a function, offset, or both read and written). The kernel may read and write it:
+/// accepts ReadWrite buffers of T. Declare the kernel by hand with In<T> or Out<T> to say more.
+template <class T>
+struct Global {};
 /// `__constant T*`. Accepts ReadOnly and ReadWrite buffers of T.
 template <class T>
 struct Constant {};
@@ -41,7 +48,18 @@ struct LocalMem {
 
 namespace detail {
 
-enum class ParamKind { scalar, in, out, in_out, constant, local, image_read, image_write, sampler };
+enum class ParamKind {
+    scalar,
+    in,
+    out,
+    in_out,
+    global,  // Global<T>: may read and write (an unknown use)
+    constant,
+    local,
+    image_read,
+    image_write,
+    sampler
+};
 
 template <class P>
 struct ParamTraits {
@@ -61,6 +79,11 @@ struct ParamTraits<Out<T>> {
 template <class T>
 struct ParamTraits<InOut<T>> {
     static constexpr ParamKind kind = ParamKind::in_out;
+    using element_type = T;
+};
+template <class T>
+struct ParamTraits<Global<T>> {
+    static constexpr ParamKind kind = ParamKind::global;
     using element_type = T;
 };
 template <class T>
@@ -84,7 +107,8 @@ inline constexpr bool is_object_param =
 template <class P>
 consteval Use use_of() {
     constexpr ParamKind kind = ParamTraits<P>::kind;
-    return kind == ParamKind::out || kind == ParamKind::in_out || kind == ParamKind::image_write
+    return kind == ParamKind::out || kind == ParamKind::in_out || kind == ParamKind::global ||
+                   kind == ParamKind::image_write
                ? Use::write
                : Use::read;
 }
@@ -118,6 +142,7 @@ enum class Verdict {
     needs_readable,
     needs_writable,
     needs_read_write,
+    needs_read_write_unknown,
     needs_mutable_pointer,
     needs_local_mem,
     scalar_got_buffer,
@@ -184,8 +209,9 @@ consteval Verdict verdict() {
         using Pointee = std::remove_pointer_t<decltype(A::pointer)>;
         if constexpr (!std::is_same_v<std::remove_const_t<Pointee>, E>) {
             return Verdict::element_mismatch;
-        } else if constexpr (std::is_const_v<Pointee> && (Traits::kind == ParamKind::out ||
-                                                          Traits::kind == ParamKind::in_out)) {
+        } else if constexpr (std::is_const_v<Pointee> &&
+                             (Traits::kind == ParamKind::out || Traits::kind == ParamKind::in_out ||
+                              Traits::kind == ParamKind::global)) {
             return Verdict::needs_mutable_pointer;
         } else {
             return Verdict::ok;
@@ -198,6 +224,9 @@ consteval Verdict verdict() {
         using Access = typename A::access_type;
         if constexpr (Traits::kind == ParamKind::in_out) {
             return std::is_same_v<Access, ReadWrite> ? Verdict::ok : Verdict::needs_read_write;
+        } else if constexpr (Traits::kind == ParamKind::global) {
+            return std::is_same_v<Access, ReadWrite> ? Verdict::ok
+                                                     : Verdict::needs_read_write_unknown;
         } else if constexpr (Traits::kind == ParamKind::out) {
             return Access::kernel_writes ? Verdict::ok : Verdict::needs_writable;
         } else {
@@ -232,6 +261,12 @@ consteval Verdict verdict() {
                       "set_args: argument " LABEL                                           \
                       ": the kernel reads and writes this parameter "                       \
                       "(InOut<T>): pass a ReadWrite buffer");                               \
+        static_assert(V != Verdict::needs_read_write_unknown,                               \
+                      "set_args: argument " LABEL                                           \
+                      ": the kernel's pointer is not const and its body does not show "     \
+                      "that it only reads or only writes it (Global<T>), so the kernel "    \
+                      "may do both: pass a ReadWrite buffer, make the parameter const, or " \
+                      "declare the kernel by hand with In<T> or Out<T>");                   \
         static_assert(V != Verdict::needs_mutable_pointer,                                  \
                       "set_args: argument " LABEL                                           \
                       ": the kernel writes this parameter (Out<T> or "                      \

@@ -353,6 +353,7 @@ struct CachedKernel {
 struct ProgramState {
     ProgramFlags flags;
     bool from_cache = false;
+    bool link_input = false;  // compiled, not linked (or linked as a library): no kernels
     std::vector<std::string> cached_logs;
     std::mutex mutex;  // guards what follows
     bool platform_known = false;
@@ -384,6 +385,14 @@ struct ProgramAccess;
 
 }  // namespace detail
 
+/// An OpenCL C header for Program::compile: the name an `#include` directive uses and its text.
+struct Header {
+    /// The name as the directive writes it: "util.h", "lib/math.h".
+    std::string name;
+    /// The header's text (not copied: it must outlive the compile() call).
+    std::string_view source;
+};
+
 /// An OpenCL program (cl_program) built for the devices of a context, from source, binaries or
 /// IL; makes Kernels by name. Copying shares it (clRetainProgram), destruction releases it.
 class Program {
@@ -397,6 +406,28 @@ class Program {
     /// any device.
     [[nodiscard]] static Program build(const Context& context, std::string_view source,
                                        const BuildOptions& options = {}, OnError on_error = {});
+
+    /// As build(), for `devices` only: some of the context's devices (each once). Kernels of the
+    /// program run on queues of those devices; a launch on another device of the context fails
+    /// with CL_INVALID_PROGRAM_EXECUTABLE.
+    [[nodiscard]] static Program build(const Context& context, const std::vector<Device>& devices,
+                                       std::string_view source, const BuildOptions& options = {},
+                                       OnError on_error = {});
+
+    /// Compiles `source` for every device of `context` without linking it (clCompileProgram),
+    /// with `headers` as the files its `#include` directives name, and `options` plus -cl-std and
+    /// -cl-kernel-arg-info as build() adds them. The result is an input of link(); it makes no
+    /// kernels. Fails with BuildError, carrying every device's log.
+    [[nodiscard]] static Program compile(const Context& context, std::string_view source,
+                                         const std::vector<Header>& headers = {},
+                                         const BuildOptions& options = {}, OnError on_error = {});
+
+    /// Links compiled programs and libraries of `context` into one program (clLinkProgram) with
+    /// the linker `options` (e.g. "-create-library" for a library, itself an input of link(), or
+    /// "-cl-denorms-are-zero"). Kernels are checked against the driver's description where every
+    /// input was compiled with -cl-kernel-arg-info. Fails with BuildError, carrying the logs.
+    [[nodiscard]] static Program link(const Context& context, const std::vector<Program>& programs,
+                                      const BuildOptions& options = {}, OnError on_error = {});
 
     /// A program from binaries (one per device of `context`, in the context's device order, as
     /// binaries() returns them), built with `options`. Pass the options the binaries were
@@ -471,6 +502,10 @@ class Program {
     /// Every device's build status and log.
     std::vector<BuildLog> build_logs(OnError on_error = {}) const;
 
+    /// True for a program made by compile() or linked as a library: an input of link(), which
+    /// makes no kernels.
+    bool is_link_input() const noexcept { return state_ && state_->link_input; }
+
     /// True when the program was loaded from the binary cache instead of being compiled.
     bool loaded_from_cache() const noexcept { return state_ && state_->from_cache; }
     /// True when kernels may be launched with non-uniform work-groups: built as OpenCL C 2.0 or
@@ -512,6 +547,11 @@ class Program {
     // A program of a raw handle: its flags read from its build options and devices.
     static Program of(detail::Handle<cl_program> handle, OnError on_error);
 
+    // build() for `devices`; `some` passes them to clBuildProgram (a subset of the context's).
+    static Program build_for(const Context& context, const std::vector<Device>& devices, bool some,
+                             std::string_view source, const BuildOptions& options,
+                             OnError on_error);
+
     // clCreateProgramWithBinary for `devices`, one binary each.
     static detail::Handle<cl_program> create_with_binaries(const Context& context,
                                                            const std::vector<Device>& devices,
@@ -531,7 +571,7 @@ class Program {
     [[gnu::cold]] FailedBuild failed_build() const;
     [[gnu::cold]] void build_failed(cl_int code, const BuildOptions& options,
                                     const BuildOptions& effective, FailedBuild why,
-                                    OnError on_error) const;
+                                    OnError on_error, const char* call = "clBuildProgram") const;
 
     detail::Handle<cl_program> handle_;
     std::shared_ptr<detail::ProgramState> state_;
@@ -638,6 +678,81 @@ OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view 
     }
     detail::Relay step(on_error);
     const std::vector<Device> devices = context.devices(step);
+    if (step.failed()) {
+        return {};
+    }
+    return build_for(context, devices, false, source, options, on_error);
+}
+
+namespace detail {
+// Refuses an empty list, a device outside the context, or one given twice (CL_INVALID_DEVICE).
+inline bool check_device_subset(const Context& context, const std::vector<Device>& devices,
+                                const char* call, OnError on_error) {
+    if (devices.empty()) {
+        fail(on_error, CL_INVALID_VALUE, call, "the list of devices to build for is empty");
+        return false;
+    }
+    Relay step(on_error);
+    const std::vector<Device> members = context.devices(step);
+    if (step.failed()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        bool member = false;
+        for (const Device& candidate : members) {
+            member = member || candidate == devices[i];
+        }
+        bool repeated = false;
+        for (std::size_t j = 0; j < i; ++j) {
+            repeated = repeated || devices[j] == devices[i];
+        }
+        if (!devices[i]) {
+            fail(on_error, CL_INVALID_DEVICE, call,
+                 concat("device ", i, " is empty (default-constructed or moved-from)"));
+            return false;
+        }
+        if (!member || repeated) {
+            fail(on_error, CL_INVALID_DEVICE, call, describe_safely([&](OnError quiet) {
+                     std::string names;
+                     for (const Device& candidate : members) {
+                         names +=
+                             concat(names.empty() ? "" : ", ", "\"", candidate.name(quiet), "\"");
+                     }
+                     return concat(
+                         "device ", i, " (\"", devices[i].name(quiet), "\") ",
+                         repeated ? "is listed twice" : "is not one of the context's devices", " (",
+                         names, ")");
+                 }));
+            return false;
+        }
+    }
+    return true;
+}
+}  // namespace detail
+
+OPENCLAW_INLINE Program Program::build(const Context& context, const std::vector<Device>& devices,
+                                       std::string_view source, const BuildOptions& options,
+                                       OnError on_error) {
+    if (source.empty()) {
+        detail::fail(on_error, CL_INVALID_VALUE, "clCreateProgramWithSource",
+                     "the source is empty");
+        return {};
+    }
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateProgramWithSource", "context");
+        return {};
+    }
+    if (!detail::check_device_subset(context, devices, "clBuildProgram", on_error)) {
+        return {};
+    }
+    return build_for(context, devices, true, source, options, on_error);
+}
+
+OPENCLAW_INLINE Program Program::build_for(const Context& context,
+                                           const std::vector<Device>& devices, bool some,
+                                           std::string_view source, const BuildOptions& options,
+                                           OnError on_error) {
+    detail::Relay step(on_error);
     const BuildOptions effective = options.for_devices(devices, step);
     if (step.failed()) {
         return {};
@@ -663,7 +778,14 @@ OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view 
     if (step.failed()) {
         return {};
     }
-    code = clBuildProgram(raw, 0, nullptr, effective.str().c_str(), nullptr, nullptr);
+    std::vector<cl_device_id> ids;
+    if (some) {
+        for (const Device& device : devices) {
+            ids.push_back(device.get());
+        }
+    }
+    code = clBuildProgram(raw, static_cast<cl_uint>(ids.size()), ids.empty() ? nullptr : ids.data(),
+                          effective.str().c_str(), nullptr, nullptr);
     if (code != CL_SUCCESS) {
         FailedBuild failed = program.failed_build();
         if (code == CL_BUILD_PROGRAM_FAILURE && added_arg_info(options, effective) &&
@@ -674,13 +796,145 @@ OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view 
             // that need no driver description; kernel_arg_info() says false).
             BuildOptions without = options;
             without.kernel_arg_info(false);
-            return build(context, source, without, on_error);
+            return build_for(context, devices, some, source, without, on_error);
         }
         program.build_failed(code, options, effective, std::move(failed), on_error);
         return {};
     }
     if (cache_key) {
         detail::build_cache.load(std::memory_order_acquire)->store(program, options, cache_key);
+    }
+    return program;
+}
+
+OPENCLAW_INLINE Program Program::compile(const Context& context, std::string_view source,
+                                         const std::vector<Header>& headers,
+                                         const BuildOptions& options, OnError on_error) {
+    constexpr const char* call = "clCompileProgram";
+    if (source.empty()) {
+        detail::fail(on_error, CL_INVALID_VALUE, call, "the source is empty");
+        return {};
+    }
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
+        return {};
+    }
+    for (std::size_t i = 0; i < headers.size(); ++i) {
+        if (headers[i].name.empty() || headers[i].source.empty()) {
+            detail::fail(on_error, CL_INVALID_VALUE, call,
+                         detail::concat("header ", i, " (\"", headers[i].name, "\") has ",
+                                        headers[i].name.empty() ? "no name" : "no text"));
+            return {};
+        }
+    }
+    detail::Relay step(on_error);
+    const std::vector<Device> devices = context.devices(step);
+    const BuildOptions effective = options.for_devices(devices, step);
+    if (step.failed()) {
+        return {};
+    }
+    // The headers are programs of their own source, named for the directives.
+    std::vector<detail::Handle<cl_program>> header_programs;
+    std::vector<cl_program> header_handles;
+    std::vector<const char*> header_names;
+    for (const Header& header : headers) {
+        const char* text = header.source.data();
+        const std::size_t length = header.source.size();
+        cl_int code = CL_SUCCESS;
+        cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+        if (!detail::check(code, "clCreateProgramWithSource", on_error, [&] {
+                return detail::concat("header \"", header.name, "\", ", length, " characters");
+            })) {
+            return {};
+        }
+        header_programs.push_back(detail::Handle<cl_program>::adopt(raw));
+        header_handles.push_back(raw);
+        header_names.push_back(header.name.c_str());
+    }
+    const char* text = source.data();
+    const std::size_t length = source.size();
+    cl_int code = CL_SUCCESS;
+    cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+    if (!detail::check(code, "clCreateProgramWithSource", on_error,
+                       [&] { return detail::concat(length, " characters of source"); })) {
+        return {};
+    }
+    Program program(detail::Handle<cl_program>::adopt(raw),
+                    detail::ProgramFlags::of(effective, devices, step));
+    program.state_->link_input = true;
+    if (step.failed()) {
+        return {};
+    }
+    code = clCompileProgram(raw, 0, nullptr, effective.str().c_str(),
+                            static_cast<cl_uint>(header_handles.size()),
+                            header_handles.empty() ? nullptr : header_handles.data(),
+                            header_names.empty() ? nullptr : header_names.data(), nullptr, nullptr);
+    if (code != CL_SUCCESS) {
+        program.build_failed(code, options, effective, program.failed_build(), on_error, call);
+        return {};
+    }
+    return program;
+}
+
+OPENCLAW_INLINE Program Program::link(const Context& context, const std::vector<Program>& programs,
+                                      const BuildOptions& options, OnError on_error) {
+    constexpr const char* call = "clLinkProgram";
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
+        return {};
+    }
+    if (programs.empty()) {
+        detail::fail(on_error, CL_INVALID_VALUE, call, "no programs to link");
+        return {};
+    }
+    detail::Relay step(on_error);
+    detail::ProgramFlags flags{true, true};
+    std::vector<cl_program> handles;
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+        const Program& input = programs[i];
+        if (!input) {
+            detail::fail(
+                on_error, CL_INVALID_PROGRAM, call,
+                detail::concat("program ", i, " is empty (default-constructed or moved-from)"));
+            return {};
+        }
+        const cl_context owner = input.info<CL_PROGRAM_CONTEXT>(step);
+        if (step.failed()) {
+            return {};
+        }
+        if (owner != context.get()) {
+            detail::fail(on_error, CL_INVALID_CONTEXT, call,
+                         detail::concat("program ", i, " belongs to another context"));
+            return {};
+        }
+        if (!input.is_link_input()) {
+            detail::fail(on_error, CL_INVALID_OPERATION, call,
+                         detail::concat("program ", i,
+                                        " is an executable, not a compiled program or a library: "
+                                        "make the inputs with Program::compile (or link them "
+                                        "with -create-library)"));
+            return {};
+        }
+        flags.non_uniform_groups = flags.non_uniform_groups && input.non_uniform_groups();
+        flags.kernel_arg_info = flags.kernel_arg_info && input.kernel_arg_info();
+        handles.push_back(input.get());
+    }
+    cl_int code = CL_SUCCESS;
+    cl_program raw = clLinkProgram(context.get(), 0, nullptr, options.str().c_str(),
+                                   static_cast<cl_uint>(handles.size()), handles.data(), nullptr,
+                                   nullptr, &code);
+    // A failed link may still return a program: it holds the logs.
+    Program program(detail::Handle<cl_program>::adopt(raw), flags);
+    program.state_->link_input = options.contains("-create-library");
+    if (code != CL_SUCCESS) {
+        if (raw != nullptr) {
+            program.build_failed(code, options, options, program.failed_build(), on_error, call);
+        } else {
+            detail::fail(on_error, code, call,
+                         detail::concat(handles.size(), " program(s), options \"", options.str(),
+                                        "\" (no program, so no log)"));
+        }
+        return {};
     }
     return program;
 }
@@ -920,7 +1174,7 @@ OPENCLAW_INLINE detail::Handle<cl_program> Program::create_with_binaries(
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Program::build_failed(
     cl_int code, const BuildOptions& options, const BuildOptions& effective, FailedBuild why,
-    OnError on_error) const {
+    OnError on_error, const char* call) const {
     std::vector<BuildLog> logs = std::move(why.logs);
     const std::string unavailable_why = std::move(why.unavailable_why);
     std::size_t failed = 0;
@@ -940,7 +1194,7 @@ OPENCLAW_INLINE detail::Handle<cl_program> Program::create_with_binaries(
     detail += detail::concat(
         ", options \"", options.str(), "\"",
         added.empty() ? std::string() : detail::concat(" (and, added by openclaw: ", added, ")"));
-    detail::fail_build(on_error, code, "clBuildProgram", std::move(detail), std::move(logs));
+    detail::fail_build(on_error, code, call, std::move(detail), std::move(logs));
 }
 
 OPENCLAW_INLINE std::vector<std::string> Program::kernel_names(OnError on_error) const {
@@ -971,6 +1225,13 @@ OPENCLAW_INLINE MadeKernel make_kernel(const Program& program, std::string_view 
         fail(on_error, CL_INVALID_PROGRAM, "clCreateKernel",
              concat("kernel \"", name,
                     "\": the program is empty (default-constructed or moved-from)"));
+        return {};
+    }
+    if (state->link_input) {
+        fail(on_error, CL_INVALID_PROGRAM_EXECUTABLE, "clCreateKernel",
+             concat("kernel \"", name,
+                    "\": the program is compiled, not linked (or is a library): make kernels of "
+                    "what Program::link returns"));
         return {};
     }
     const bool non_uniform = state->flags.non_uniform_groups;

@@ -137,6 +137,35 @@ class Queue {
         return Event::adopt(raw);
     }
 
+    /// As enqueue(), with the work-items' global IDs starting at `offset` instead of 0 (the
+    /// global_work_offset of clEnqueueNDRangeKernel). The offset has the global range's
+    /// dimensions, and offset + global must stay within size_t.
+    template <std::derived_from<KernelBase> K>
+    void enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
+                 const NDRange& local = {}, const WaitList& wait = {},
+                 OnError on_error = {}) const {
+        if (check_offset(offset.values(), global, on_error)) [[likely]] {
+            launch(kernel, global, local, wait, nullptr, on_error, offset.values().data());
+        }
+    }
+    /// As the launch with an offset above, returning the launch's Event.
+    template <std::derived_from<KernelBase> K>
+    [[nodiscard]] Event enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
+                                WithEvent, const WaitList& wait = {}, OnError on_error = {}) const {
+        return enqueue(kernel, offset, global, NDRange{}, with_event, wait, on_error);
+    }
+    /// As the launch with an offset and a local size above, returning the launch's Event.
+    template <std::derived_from<KernelBase> K>
+    [[nodiscard]] Event enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
+                                const NDRange& local, WithEvent, const WaitList& wait = {},
+                                OnError on_error = {}) const {
+        cl_event raw = nullptr;
+        if (check_offset(offset.values(), global, on_error)) [[likely]] {
+            launch(kernel, global, local, wait, &raw, on_error, offset.values().data());
+        }
+        return Event::adopt(raw);
+    }
+
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
     [[nodiscard]] Event marker(const WaitList& wait = {}, OnError on_error = {}) const;
@@ -181,7 +210,7 @@ class Queue {
 
     template <class K>
     void launch(const K& kernel, const NDRange& global, const NDRange& local, const WaitList& wait,
-                cl_event* event, OnError on_error) const {
+                cl_event* event, OnError on_error, const std::size_t* offset = nullptr) const {
         if (kernel.context_handle() != context_) [[unlikely]] {
             return foreign_kernel(kernel.get(), on_error);
         }
@@ -195,7 +224,7 @@ class Queue {
             }
         }
         const cl_int code =
-            clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), nullptr, global.data(),
+            clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), offset, global.data(),
                                    local.data(), wait.size(), wait.data(), event);
         if (code != CL_SUCCESS) [[unlikely]] {
             launch_failed(code, kernel.get(), global, local, on_error);
@@ -238,7 +267,19 @@ class Queue {
         return true;
     }
 
+    // False (after reporting why) when `offset` does not fit `global`: other dimensions, a
+    // negative value, or offset + global beyond size_t (CL_INVALID_GLOBAL_OFFSET).
+    bool check_offset(const NDRange& offset, const NDRange& global, OnError on_error) const {
+        bool fits = offset.dimensions() == global.dimensions() && offset.valid();
+        for (cl_uint d = 0; fits && d < global.dimensions(); ++d) {
+            fits = offset[d] <= static_cast<std::size_t>(-1) - global[d];
+        }
+        return fits || offset_error(offset, global, on_error);
+    }
+
     // Cold paths: build the message with whatever queries make it useful, then report it.
+    [[gnu::cold]] bool offset_error(const NDRange& offset, const NDRange& global,
+                                    OnError on_error) const;
     [[gnu::cold]] bool geometry_error(const NDRange& global, const NDRange& local, cl_int code,
                                       cl_uint d, OnError on_error) const;
     [[gnu::cold]] void foreign_kernel(cl_kernel kernel, OnError on_error) const;
@@ -478,6 +519,30 @@ OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) con
                                 " belongs to another context than the queue"));
 }
 
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool Queue::offset_error(const NDRange& offset,
+                                                                      const NDRange& global,
+                                                                      OnError on_error) const {
+    std::string detail;
+    if (offset.dimensions() != global.dimensions()) {
+        detail = detail::concat("global offset ", offset.to_string(), " has ", offset.dimensions(),
+                                " dimension(s), global range ", global.to_string(), " has ",
+                                global.dimensions());
+    } else if (!offset.valid()) {
+        detail = detail::concat("global offset ", offset.negative_size(), " in dimension ",
+                                offset.negative_dimension(), " is negative");
+    } else {
+        cl_uint d = 0;
+        while (d + 1 < global.dimensions() &&
+               offset[d] <= static_cast<std::size_t>(-1) - global[d]) {
+            ++d;
+        }
+        detail = detail::concat("global offset ", offset.to_string(), " + global range ",
+                                global.to_string(), " overflows size_t in dimension ", d);
+    }
+    detail::fail(on_error, CL_INVALID_GLOBAL_OFFSET, "clEnqueueNDRangeKernel", std::move(detail));
+    return false;
+}
+
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::launch_failed(cl_int code,
                                                                        cl_kernel kernel,
                                                                        const NDRange& global,
@@ -500,6 +565,10 @@ OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) con
         });
     } else if (code == CL_INVALID_CONTEXT) {
         detail += ": the kernel and the queue belong to different contexts";
+    } else if (code == CL_INVALID_PROGRAM_EXECUTABLE) {
+        detail +=
+            ": the kernel's program is not built for the queue's device (it was built for "
+            "a subset of the context's devices)";
     } else if (code == CL_INVALID_WORK_GROUP_SIZE && !local.empty()) {
         detail += ": ";
         detail += detail::describe_safely([&](OnError quiet) {

@@ -1160,6 +1160,220 @@ constexpr bool defines_macro(std::string_view text, std::string_view name) noexc
 }
 
 // ---------------------------------------------------------------------------------------------
+// Bodies: how a kernel uses a non-const `__global T*`. Its declaration allows both reading and
+// writing; what the kernel does is in its body. The scan below is conservative: it proves "only
+// reads" or "only writes" from the plain forms (`p[i]` read, `p[i] = v` written, members and
+// swizzles after either) and calls every other use (the pointer passed on, assigned, offset,
+// dereferenced with `*`, its address taken, a compound assignment, a name a directive mentions)
+// both. Directives are not expanded: a macro of an included file that names the parameter is not
+// seen.
+
+/// Bits of how a kernel's body uses a pointer parameter.
+enum BodyUse : unsigned char { body_reads = 1, body_writes = 2 };
+
+/// True if a preprocessor directive of `text` mentions the identifier `name` (a macro that may
+/// read or write the parameter where the body does not name it). Comments do not count.
+constexpr bool mentioned_in_directive(std::string_view text, std::string_view name) noexcept {
+    std::size_t at = 0;
+    const std::size_t n = text.size();
+    while (at < n) {
+        while (at < n && (text[at] == ' ' || text[at] == '\t')) {
+            ++at;
+        }
+        const bool directive = at < n && text[at] == '#';
+        while (at < n && text[at] != '\n') {
+            const char c = text[at];
+            if (!directive) {
+                ++at;
+            } else if (c == '/' && at + 1 < n && text[at + 1] == '/') {
+                while (at < n && text[at] != '\n') {
+                    ++at;
+                }
+            } else if (c == '/' && at + 1 < n && text[at + 1] == '*') {
+                const std::size_t close = text.find("*/", at + 2);
+                at = close == std::string_view::npos ? n : close + 2;
+            } else if (is_identifier_start(c) && (at == 0 || !is_identifier_char(text[at - 1]))) {
+                std::size_t end = at;
+                while (end < n && is_identifier_char(text[end])) {
+                    ++end;
+                }
+                if (text.substr(at, end - at) == name) {
+                    return true;
+                }
+                at = end;
+            } else {
+                // A line splice continues the directive on the next line.
+                at += c == '\\' && at + 1 < n && text[at + 1] == '\n' ? 2 : 1;
+            }
+        }
+        ++at;
+    }
+    return false;
+}
+
+/// How the use of a pointer `p` followed by `[` ends: after the index (and any `.member` or
+/// further index), a plain `=` writes, a compound assignment or `++`/`--` reads and writes,
+/// anything else reads. `lex` is just after `p`.
+constexpr unsigned char indexed_use(std::string_view text, Lexer lex) noexcept {
+    for (Token token = lex.peek(); lex.is(token, '[') || lex.is(token, '.'); token = lex.peek()) {
+        lex.next();
+        if (lex.is(token, '.')) {
+            lex.next();  // the member or swizzle
+            continue;
+        }
+        for (std::size_t depth = 1; depth > 0;) {
+            const Token inner = lex.next();
+            if (inner.kind == TokenKind::end) {
+                return body_reads | body_writes;
+            }
+            if (lex.is(inner, '[')) {
+                ++depth;
+            } else if (lex.is(inner, ']')) {
+                --depth;
+            }
+        }
+    }
+    const Token after = lex.peek();
+    if (after.kind != TokenKind::punctuation) {
+        return body_reads;
+    }
+    const char c = text[after.begin];
+    const char c1 = after.begin + 1 < text.size() ? text[after.begin + 1] : '\0';
+    const char c2 = after.begin + 2 < text.size() ? text[after.begin + 2] : '\0';
+    if (c == '=') {
+        return c1 == '=' ? body_reads : body_writes;
+    }
+    const bool compound =
+        (c1 == '=' && std::string_view("+-*/%&|^").find(c) != std::string_view::npos) ||
+        ((c == '+' || c == '-') && c1 == c) || ((c == '<' || c == '>') && c1 == c && c2 == '=');
+    return compound ? body_reads | body_writes : body_reads;
+}
+
+/// The uses, in the body that starts after the `{` at `body`, of each parameter of `sig` that
+/// is a non-const `__global` pointer, ORed into `uses`.
+template <std::size_t Capacity>
+constexpr void scan_body(const BasicSignature<Capacity>& sig, std::size_t body,
+                         std::array<unsigned char, Capacity>& uses) noexcept {
+    const std::string_view text = sig.text;
+    Lexer lex(text, body);
+    Token previous{};
+    for (std::size_t depth = 1;;) {
+        const Token token = lex.next();
+        if (token.kind == TokenKind::end) {
+            return;
+        }
+        if (token.kind == TokenKind::punctuation) {
+            const char c = lex.first_char(token);
+            if (c == '{') {
+                ++depth;
+            } else if (c == '}' && --depth == 0) {
+                return;
+            }
+            previous = token;
+            continue;
+        }
+        const bool member = lex.is(previous, '.') || (lex.is(previous, '>') && previous.begin > 0 &&
+                                                      text[previous.begin - 1] == '-');
+        previous = token;
+        if (token.kind != TokenKind::identifier || member) {
+            continue;
+        }
+        for (std::size_t i = 0; i < sig.count && i < Capacity; ++i) {
+            if (uses[i] == (body_reads | body_writes) || sig.params[i].name_size != token.size ||
+                sig.name_of(i) != lex.text(token)) {
+                continue;
+            }
+            if (!lex.is(lex.peek(), '[')) {
+                uses[i] = body_reads | body_writes;  // passed on, assigned, offset, `*p`
+                continue;
+            }
+            // `&p[i]` takes an address; `++p[i]` and `--p[i]` read and write.
+            std::size_t back = token.begin;
+            while (back > 0 && (text[back - 1] == ' ' || text[back - 1] == '\t')) {
+                --back;
+            }
+            const char prior = back > 0 ? text[back - 1] : '\0';
+            const char prior2 = back > 1 ? text[back - 2] : '\0';
+            const bool address = prior == '&' && prior2 != '&';
+            const bool step = (prior == '+' || prior == '-') && prior2 == prior;
+            uses[i] |= address || step ? body_reads | body_writes : indexed_use(text, lex);
+        }
+    }
+}
+
+/// How kernel `name`'s body uses each of its non-const `__global` pointer parameters (BodyUse
+/// bits, both where unknown; 0 for the other parameters), over every definition of the kernel.
+template <std::size_t Capacity>
+constexpr std::array<unsigned char, Capacity> body_uses(const BasicSignature<Capacity>& sig,
+                                                        std::string_view name,
+                                                        const KernelIndex& index) noexcept {
+    std::array<unsigned char, Capacity> uses{};
+    const auto unknown = [&sig](std::array<unsigned char, Capacity>& marks) {
+        for (std::size_t i = 0; i < sig.count && i < Capacity; ++i) {
+            const ParamDecl& decl = sig.params[i];
+            if (decl.space == AddressSpace::global && decl.pointers > 0 && !decl.is_const) {
+                marks[i] = body_reads | body_writes;
+            }
+        }
+        return marks;
+    };
+    bool any = false;
+    for (std::size_t i = 0; i < sig.count && i < Capacity; ++i) {
+        const ParamDecl& decl = sig.params[i];
+        any = any || (decl.space == AddressSpace::global && decl.pointers > 0 && !decl.is_const);
+    }
+    if (!any || !sig.ok()) {
+        return uses;
+    }
+    const std::string_view text = sig.text;
+    std::optional<KernelIndex> more;
+    const KernelIndex* part = &index;
+    bool defined = false;
+    for (;;) {
+        for (std::size_t k = 0; k < part->count; ++k) {
+            const KernelDeclaration& declaration = part->kernels[k];
+            if (text.substr(declaration.name_begin, declaration.name_size) != name) {
+                continue;
+            }
+            // This declaration's own parameter names (a prototype may use others), then its
+            // body, if it has one.
+            Lexer lex(text, declaration.params_begin);
+            BasicSignature<Capacity> own;
+            own.text = text;
+            if (!parse_param_list(lex, own) || own.count != sig.count) {
+                return unknown(uses);
+            }
+            Token token = lex.next();
+            while (lex.is(token, "__attribute__")) {
+                if (!skip_parenthesized(lex)) {
+                    return unknown(uses);
+                }
+                token = lex.next();
+            }
+            if (!lex.is(token, '{')) {
+                continue;
+            }
+            defined = true;
+            for (std::size_t i = 0; i < own.count && i < Capacity; ++i) {
+                const ParamDecl& decl = own.params[i];
+                if (decl.space == AddressSpace::global && decl.pointers > 0 && !decl.is_const &&
+                    mentioned_in_directive(text, own.name_of(i))) {
+                    uses[i] = body_reads | body_writes;
+                }
+            }
+            scan_body(own, lex.position(), uses);
+        }
+        if (part->complete) {
+            break;
+        }
+        more = index_kernels(text, name, part->kernels[part->count - 1].params_begin);
+        part = &*more;
+    }
+    // A prototype alone says nothing of the uses.
+    return defined ? uses : unknown(uses);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Compile time: from a parsed signature to Kernel<...>, and the reports when that fails.
 
 /// The pieces of a compile-time report; the compiler prints them as template arguments, e.g.
@@ -1278,6 +1492,11 @@ inline constexpr BasicSignature<signature_size_of<Source, Name>> signature_of =
     parse_kernel_signature<signature_size_of<Source, Name>>(source_text_of<Source>, Name.view(),
                                                             kernel_index_of<Source>);
 
+/// How kernel Name of Source uses its non-const `__global` pointers (see body_uses()).
+template <const auto& Source, FixedString Name>
+inline constexpr auto body_uses_of = body_uses(signature_of<Source, Name>, Name.view(),
+                                               kernel_index_of<Source>);
+
 template <const auto& Sig, std::size_t I>
 consteval FixedString<Sig.params[I].type_size + 1> user_type_name() {
     return FixedString<Sig.params[I].type_size + 1>(Sig.type_of(I));
@@ -1310,7 +1529,7 @@ consteval auto element_type() {
     }
 }
 
-template <const auto& Sig, std::size_t I>
+template <const auto& Sig, const auto& Uses, std::size_t I>
 consteval auto value_or_buffer_type();
 
 constexpr ImageShape image_shape_of(SourceImage image) noexcept {
@@ -1319,7 +1538,7 @@ constexpr ImageShape image_shape_of(SourceImage image) noexcept {
                                                  : ImageShape::image2d;
 }
 
-template <const auto& Sig, std::size_t I>
+template <const auto& Sig, const auto& Uses, std::size_t I>
 consteval auto parameter_type() {
     constexpr ParamDecl decl = Sig.params[I];
     if constexpr (decl.scalar == Scalar::image) {
@@ -1333,11 +1552,11 @@ consteval auto parameter_type() {
     } else if constexpr (decl.scalar == Scalar::sampler) {
         return std::type_identity<SamplerParam>{};
     } else {
-        return value_or_buffer_type<Sig, I>();
+        return value_or_buffer_type<Sig, Uses, I>();
     }
 }
 
-template <const auto& Sig, std::size_t I>
+template <const auto& Sig, const auto& Uses, std::size_t I>
 consteval auto value_or_buffer_type() {
     constexpr ParamDecl decl = Sig.params[I];
     using Element = typename decltype(element_type<Sig, I>())::type;
@@ -1347,10 +1566,14 @@ consteval auto value_or_buffer_type() {
         return std::type_identity<Constant<Element>>{};
     } else if constexpr (decl.space == AddressSpace::local) {
         return std::type_identity<Local<Element>>{};
-    } else if constexpr (decl.is_const) {
+    } else if constexpr (decl.is_const || Uses[I] == body_reads) {
         return std::type_identity<In<Element>>{};
-    } else {
+    } else if constexpr (Uses[I] == body_writes) {
         return std::type_identity<Out<Element>>{};
+    } else if constexpr (Uses[I] == 0) {
+        return std::type_identity<In<Element>>{};  // not used: any buffer a reader takes
+    } else {
+        return std::type_identity<Global<Element>>{};
     }
 }
 
@@ -1373,7 +1596,7 @@ constexpr void report_at() {
 
 /// The Kernel<...> that kernel Name of Source declares; on failure a compile-time report and
 /// DynamicKernel (whose set_args accepts anything, so that one report is all the user sees).
-template <const auto& Sig, FixedString Name>
+template <const auto& Sig, const auto& Uses, FixedString Name>
 consteval auto source_kernel() {
     if constexpr (!Sig.ok()) {
         report_at<Sig, Name, Sig.error, Sig.error_param, Sig.error_at>();
@@ -1391,7 +1614,7 @@ consteval auto source_kernel() {
         } else {
             return []<std::size_t... I>(std::index_sequence<I...>) {
                 return std::type_identity<
-                    Kernel<typename decltype(parameter_type<Sig, I>())::type...>>{};
+                    Kernel<typename decltype(parameter_type<Sig, Uses, I>())::type...>>{};
             }
             (std::make_index_sequence<Sig.count>{});
         }
@@ -1407,7 +1630,7 @@ struct SourceKernel<Source, Name, void> {
                   "std::string_view or a FixedString)");
     static consteval auto kernel() {
         if constexpr (is_text) {
-            return source_kernel<signature_of<Source, Name>, Name>();
+            return source_kernel<signature_of<Source, Name>, body_uses_of<Source, Name>, Name>();
         } else {
             return std::type_identity<DynamicKernel>{};
         }

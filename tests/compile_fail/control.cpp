@@ -38,3 +38,23 @@ void control_kept_alive(cf::VectorAdd& add, cf::DynamicKernel& kernel, cf::Args&
     add.set_args(part, a.in, a.out, a.n);
     kernel.set_arg(0, part);
 }
+
+// Kernels typed from their source: non-const pointers the body only reads take ReadOnly
+// buffers, those it only writes WriteOnly ones, those it does both with ReadWrite ones.
+namespace {
+constexpr char ported_source[] = R"CLC(
+__kernel void saxpy(const float alpha, __global float* x, __global float* y,
+                    __global float* out, const uint n) {
+    const size_t i = get_global_id(0);
+    if (i < n) {
+        out[i] = alpha * x[i] + y[i];
+        y[i] += 1.0f;
+    }
+}
+)CLC";
+}  // namespace
+
+void control_ported(cf::Program& program, cf::Args& a) {
+    auto saxpy = program.kernel<ported_source, "saxpy">();
+    saxpy.set_args(2.0f, a.in, a.both, a.out, a.n);
+}

@@ -22,13 +22,17 @@ constexpr char source[] = R"CLC(
 #define REAL float
 typedef struct { float x, y; } Point;
 __kernel void vector_add(__global const float* a, __global const float* b,
-                         __global float* c, const uint n) {}
+                         __global float* c, const uint n) {
+    c[get_global_id(0)] = a[get_global_id(0)] + b[get_global_id(0)];
+}
 __kernel void scale(__global float* data, const uint n) {}
 __kernel void select(__global int* out, int flag) {}
 __kernel void offsets(__global const long* deltas) {}
 __kernel void address(__global int* out, ulong where) {}
-__kernel void scale_real(__global REAL* values, const REAL factor) {}
-__kernel void move(__global Point* points, const float dx) {}
+__kernel void scale_real(__global REAL* values, const REAL factor) {
+    values[get_global_id(0)] = factor;
+}
+__kernel void move(__global Point* points, const float dx) { points[get_global_id(0)].x = dx; }
 __kernel void fill(__global float* out) {}
 __kernel void weights(__global float* out, float4 w) {}
 __kernel void tile(__global float* out, __local float* scratch) {}

@@ -5,7 +5,12 @@
 namespace {
 constexpr char source[] = R"CLC(
 __kernel void vector_add(__global const float* a, __global const float* b,
-                         __global float* c, const uint n) {}
+                         __global float* c, const uint n) {
+    const size_t i = get_global_id(0);
+    if (i < n) {
+        c[i] = a[i] + b[i];
+    }
+}
 )CLC";
 }  // namespace
 

@@ -58,7 +58,7 @@ std::vector<float> map_and_sub_openclaw(const openclaw::Device& device, std::siz
     const openclaw::Queue queue{context, device};
     const openclaw::ReadWriteBuffer<float> data{context, n};
     {
-        auto view = data.map_write(queue);  // CL_MAP_WRITE_INVALIDATE_REGION
+        auto view = data.map_discard(queue);  // CL_MAP_WRITE_INVALIDATE_REGION
         std::iota(view.begin(), view.end(), 0.0f);
     }  // unmapped here
 

@@ -209,6 +209,8 @@ OPENCLAW_INLINE std::string host_param_name(const HostParam& param) {
             return concat("Out<", element, ">");
         case ParamKind::in_out:
             return concat("InOut<", element, ">");
+        case ParamKind::global:
+            return concat("Global<", element, ">");
         case ParamKind::constant:
             return concat("Constant<", element, ">");
         case ParamKind::local:
@@ -286,15 +288,13 @@ OPENCLAW_INLINE std::string param_mismatch(const HostParam& param, const ArgInfo
         return pointer ? "the kernel takes a value, the C++ signature a pointer"
                        : "the kernel takes a pointer, the C++ signature a value";
     }
-    if (info.known_const && expected == AddressSpace::global) {
-        if (param.kind == ParamKind::in && !info.is_const) {
-            return "the kernel's pointer is not const, so the kernel may write through it: "
-                   "declare Out<T> or InOut<T>, or make the kernel's parameter const";
-        }
-        if (param.kind != ParamKind::in && info.is_const) {
-            return "the kernel's pointer is const (the kernel only reads through it): declare "
-                   "In<T>";
-        }
+    // A const pointer is read only, so a descriptor that says the kernel writes contradicts the
+    // kernel. A non-const one allows every descriptor: In<T> says the kernel does not write
+    // through it, which the declaration cannot refute (debug builds, which read the driver's
+    // description, and release builds, which do not, agree).
+    if (info.known_const && expected == AddressSpace::global && param.kind != ParamKind::in &&
+        info.is_const) {
+        return "the kernel's pointer is const (the kernel only reads through it): declare In<T>";
     }
     if (info.known_type &&
         !element_fits(param.element, param.element_size, {info.type.scalar, info.type.width})) {
@@ -413,14 +413,13 @@ OPENCLAW_INLINE std::string argument_mismatch(const HostArg& arg, const ArgInfo&
                 return "the kernel reads this parameter: a WriteOnly buffer cannot be passed, use "
                        "ReadOnly or ReadWrite";
             }
+            // A non-const pointer says nothing the driver's description can check: many
+            // kernels read their inputs through one, and a ReadOnly buffer is what the program
+            // means there. An SVM pointer to const is refused, as it is by the typed kernels.
             if (info.space == AddressSpace::global && info.known_const && !info.is_const &&
-                !arg.kernel_writes) {
-                return arg.form == HostArg::Form::svm
-                           ? "the kernel's pointer is not const, so the kernel may write through "
-                             "it: an SVM pointer to const cannot be passed"
-                           : "the kernel's pointer is not const, so the kernel may write through "
-                             "it: a ReadOnly buffer cannot be passed, use WriteOnly or ReadWrite "
-                             "(or make the kernel's parameter const)";
+                arg.form == HostArg::Form::svm && !arg.kernel_writes) {
+                return "the kernel's pointer is not const, so the kernel may write through it: "
+                       "an SVM pointer to const cannot be passed";
             }
         }
     } else if (info.known_type && (info.type.pointers > 0) != (arg.form != HostArg::Form::value)) {

@@ -38,6 +38,7 @@ struct MemObject {
     Handle<cl_mem> root;  // a sub-buffer's root buffer, kept alive
     ResetOnMove<cl_context> context;
     ResetOnMove<std::size_t> bytes;
+    ResetOnMove<cl_mem_flags> flags;  // CL_MEM_FLAGS: what the host-access checks read
 
     MemObject() = default;
     MemObject(const MemObject&) = default;
@@ -53,9 +54,31 @@ struct MemObject {
 /// Direction of a host transfer.
 enum class Direction : unsigned char { read, write };
 
+/// The CL_MEM_HOST_* flags, which a sub-buffer inherits from its parent.
+inline constexpr cl_mem_flags host_access_flags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+
+/// Refuses a host read (`reads`) or write of a buffer whose CL_MEM_HOST_* flags forbid it, before
+/// the driver (or the staging pipeline, whose device-side copies the flags do not govern).
+bool check_host_access(const MemObject& buffer, bool reads, const char* call, OnError on_error);
+
+/// Host memory a buffer made with CL_MEM_USE_HOST_PTR owns: `release(owner)` frees it once the
+/// driver has destroyed the memory object (clSetMemObjectDestructorCallback).
+struct HostStore {
+    void* data = nullptr;
+    void* owner = nullptr;
+    void (*release)(void* owner) = nullptr;
+};
+
 /// clCreateBuffer of `count` elements with `flags` (and, when `init` is given, a copy of it).
 MemObject create_buffer(const Context& context, std::size_t count, Element element,
                         cl_mem_flags flags, const void* init, OnError on_error);
+/// clCreateBuffer with CL_MEM_USE_HOST_PTR over `store` (count elements), which the memory object
+/// then owns; `store` is released here if the buffer cannot be made.
+MemObject create_buffer_over(const Context& context, std::size_t count, Element element,
+                             cl_mem_flags flags, HostStore store, OnError on_error);
+/// The same memory object seen as elements of `to.size` bytes (its size must divide).
+MemObject reinterpret(const MemObject& buffer, Element from, Element to, OnError on_error);
 /// A buffer of a raw handle (adopted or retained by the caller): its root, context and size,
 /// which must be a whole number of elements.
 MemObject describe_buffer(Handle<cl_mem> handle, Element element, OnError on_error);
@@ -254,7 +277,104 @@ OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_
     buffer.handle = Handle<cl_mem>::adopt(raw);
     buffer.context = context.get();
     buffer.bytes = bytes;
+    buffer.flags = flags;
     return buffer;
+}
+
+namespace memory {
+inline void CL_CALLBACK release_host_store(cl_mem, void* user_data) {
+    auto* store = static_cast<HostStore*>(user_data);
+    store->release(store->owner);
+    delete store;
+}
+}  // namespace memory
+
+[[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer_over(const Context& context,
+                                                               std::size_t count, Element element,
+                                                               cl_mem_flags flags, HostStore store,
+                                                               OnError on_error) {
+    // Owned from here on: every path below either hands it to the memory object or frees it.
+    struct Guard {
+        HostStore* store;
+        ~Guard() {
+            if (store != nullptr) {
+                store->release(store->owner);
+                delete store;
+            }
+        }
+    } guard{new HostStore(store)};
+    flags |= CL_MEM_USE_HOST_PTR;
+    MemObject buffer;
+    std::size_t bytes = 0;
+    if (count == 0 || !checked_mul(count, element.size, bytes)) {
+        fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
+             concat("count ", count, " elements of ", element.size,
+                    count == 0 ? " bytes: a buffer over host memory needs at least one element"
+                               : " bytes overflows size_t"));
+        return buffer;
+    }
+    if (!context) {
+        refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateBuffer", "context");
+        return buffer;
+    }
+    cl_int code = CL_SUCCESS;
+    cl_mem raw = clCreateBuffer(context.get(), flags, bytes, store.data, &code);
+    if (!check(code, "clCreateBuffer", on_error, [&] {
+            return concat(count, " elements (", bytes,
+                          " bytes) over host memory (CL_MEM_USE_HOST_PTR), ", element.access);
+        })) {
+        return buffer;
+    }
+    buffer.handle = Handle<cl_mem>::adopt(raw);
+    code = clSetMemObjectDestructorCallback(raw, memory::release_host_store, guard.store);
+    if (!check(code, "clSetMemObjectDestructorCallback", on_error,
+               [] { return "the callback that frees the host memory of a buffer over it"; })) {
+        // No command has used the memory object: it goes before its host memory does.
+        buffer.handle.reset();
+        return {};
+    }
+    guard.store = nullptr;  // the memory object's destructor callback frees it now
+    buffer.context = context.get();
+    buffer.bytes = bytes;
+    buffer.flags = flags;
+    return buffer;
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE MemObject reinterpret(const MemObject& buffer, Element from,
+                                                        Element to, OnError on_error) {
+    if (!buffer.get()) {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, "Buffer::as", "buffer");
+        return {};
+    }
+    const std::size_t bytes = buffer.bytes;
+    if (bytes % to.size != 0) {
+        fail(on_error, CL_INVALID_BUFFER_SIZE, "Buffer::as",
+             concat("a buffer of ", bytes / from.size, " ", from.size, "-byte elements (", bytes,
+                    " bytes) is not a whole number of ", to.size, "-byte elements"));
+        return {};
+    }
+    return buffer;  // shares (retains) the memory object
+}
+
+OPENCLAW_INLINE bool check_host_access(const MemObject& buffer, bool reads, const char* call,
+                                       OnError on_error) {
+    const cl_mem_flags forbidding =
+        buffer.flags & (reads ? CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS
+                              : CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+    if (forbidding != 0) [[unlikely]] {
+        fail(on_error, CL_INVALID_OPERATION, call,
+             concat("the buffer was made with ",
+                    (forbidding & CL_MEM_HOST_NO_ACCESS) != 0 ? "CL_MEM_HOST_NO_ACCESS"
+                    : reads                                   ? "CL_MEM_HOST_WRITE_ONLY"
+                                                              : "CL_MEM_HOST_READ_ONLY",
+                    " (HostAccess::",
+                    (forbidding & CL_MEM_HOST_NO_ACCESS) != 0 ? "none"
+                    : reads                                   ? "write_only"
+                                                              : "read_only",
+                    "): the host may not ", reads ? "read" : "write", " it"));
+        return false;
+    }
+    return true;
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE MemObject describe_buffer(Handle<cl_mem> handle, Element element,
@@ -268,6 +388,7 @@ OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_
     const cl_mem parent = get_info<cl_mem, CL_MEM_ASSOCIATED_MEMOBJECT>(step, raw);
     buffer.context = get_info<cl_mem, CL_MEM_CONTEXT>(step, raw);
     const std::size_t bytes = get_info<cl_mem, CL_MEM_SIZE>(step, raw);
+    buffer.flags = get_info<cl_mem, CL_MEM_FLAGS>(step, raw);
     if (parent != nullptr) {
         buffer.root = Handle<cl_mem>::retain(parent, step);
     }
@@ -353,6 +474,7 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     sub.root = Handle<cl_mem>::retain(root, on_error);
     sub.context = parent.context;
     sub.bytes = region.size;
+    sub.flags = flags | (parent.flags & host_access_flags);
     return sub;
 }
 
@@ -378,7 +500,7 @@ OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elem
     if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
                      on_error) ||
         count == 0 || !check_queue(buffer, queue, call, "buffer", on_error) ||
-        !wait.check(call, on_error) ||
+        !check_host_access(buffer, reads, call, on_error) || !wait.check(call, on_error) ||
         !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
         return;
     }
@@ -419,7 +541,8 @@ OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elem
     const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
     if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
                      on_error) ||
-        !check_queue(buffer, queue, call, "buffer", on_error) || !wait.check(call, on_error) ||
+        !check_queue(buffer, queue, call, "buffer", on_error) ||
+        !check_host_access(buffer, reads, call, on_error) || !wait.check(call, on_error) ||
         !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
         return nullptr;
     }
@@ -519,12 +642,14 @@ OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elem
                                                        const WaitList& wait, OnError on_error) {
     constexpr const char* call = "clEnqueueMapBuffer";
     Mapping view;
+    const bool writable = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
     if (!check_range(call, "map", offset, count, buffer.bytes / element.size, on_error) ||
-        !check_queue(buffer, queue, call, "buffer", on_error) || !wait.check(call, on_error) ||
-        count == 0) {
+        !check_queue(buffer, queue, call, "buffer", on_error) ||
+        ((flags & CL_MAP_READ) != 0 && !check_host_access(buffer, true, call, on_error)) ||
+        (writable && !check_host_access(buffer, false, call, on_error)) ||
+        !wait.check(call, on_error) || count == 0) {
         return view;
     }
-    const bool writable = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
     const std::size_t begin = offset * element.size;
     const std::size_t bytes = count * element.size;
     const std::uint64_t ticket =
