@@ -63,7 +63,7 @@ int child(const std::string& cache_dir, const std::string& source_path) {
     const openclaw::ReadWriteBuffer<cl_float> y{context, std::vector<cl_float>(1024, 1.0f)};
     queue.enqueue(saxpy.set_args(2.0f, x, y, cl_uint{1024}), openclaw::NDRange{1024});
     std::vector<cl_float> back(1024);
-    y.read(queue, back);
+    queue.read(y, back);
     const double end = bench::now();
     if (back[1023] != 3.0f) {
         std::fprintf(stderr, "wrong result %g\n", back[1023]);

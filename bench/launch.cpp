@@ -156,10 +156,10 @@ int main(int argc, char** argv) try {
     // Each peer alone, from y = 1: one launch adds 0.5 * 2.
     std::vector<float> y(elements);
     for (const Peer& peer : peers) {
-        s.y.fill(queue, 1.0f);
+        queue.fill(s.y, 1.0f);
         peer.run(1);
         queue.finish();
-        s.y.read(queue, y);
+        queue.read(s.y, y);
         if (!stubbed && std::any_of(y.begin(), y.end(), [](float v) { return v != 2.0f; })) {
             std::fprintf(stderr, "bench_launch: %s computed %g instead of 2\n", peer.name.c_str(),
                          y[0]);
@@ -176,7 +176,7 @@ int main(int argc, char** argv) try {
         peer.run(per_batch);
     }
     queue.finish();
-    s.y.fill(queue, 0.0f);
+    queue.fill(s.y, 0.0f);
     std::vector<std::vector<double>> per_launch(peers.size());  // µs, [peer][round]
     for (std::size_t r = 0; r < rounds; ++r) {
         for (const std::size_t p : bench::round_order(peers.size(), r)) {
@@ -189,7 +189,7 @@ int main(int argc, char** argv) try {
     }
     // Every timed launch ran: y counts them (exactly, while the count fits a float's mantissa).
     const double expected = static_cast<double>(per_batch * peers.size() * rounds);
-    s.y.read(queue, y);
+    queue.read(s.y, y);
     if (!stubbed && expected < (1 << 24) && y[0] != static_cast<float>(expected)) {
         std::fprintf(stderr, "bench_launch: after %.0f timed launches y is %g\n", expected, y[0]);
         return 1;

@@ -131,14 +131,14 @@ int main(int argc, char** argv) try {
                          boost_queue.enqueue_write_buffer(boost_buffer, 0, bytes, pageable.data());
                      }},
 #endif
-                    {"openclaw pageable", [&] { buffer.write(queue, pageable); }},
+                    {"openclaw pageable", [&] { queue.write(buffer, pageable); }},
                     {"raw pinned",
                      [&] {
                          check(clEnqueueWriteBuffer(raw_queue, raw_buffer, CL_TRUE, 0, bytes,
                                                     raw_pinned.host, 0, nullptr, nullptr),
                                "clEnqueueWriteBuffer");
                      }},
-                    {"openclaw pinned", [&] { buffer.write(queue, pinned); }},
+                    {"openclaw pinned", [&] { queue.write(buffer, pinned); }},
                 };
             } else {
                 peers = {
@@ -161,30 +161,30 @@ int main(int argc, char** argv) try {
                                                          pageable_back.data());
                      }},
 #endif
-                    {"openclaw pageable", [&] { buffer.read(queue, pageable_back); }},
+                    {"openclaw pageable", [&] { queue.read(buffer, pageable_back); }},
                     {"raw pinned",
                      [&] {
                          check(clEnqueueReadBuffer(raw_queue, raw_buffer, CL_TRUE, 0, bytes,
                                                    raw_pinned.host, 0, nullptr, nullptr),
                                "clEnqueueReadBuffer");
                      }},
-                    {"openclaw pinned", [&] { buffer.read(queue, pinned); }},
+                    {"openclaw pinned", [&] { queue.read(buffer, pinned); }},
                 };
             }
             // Verify each peer once: a write must land on the device, a read in host memory.
             for (Peer& peer : peers) {
                 if (write) {
-                    buffer.fill(queue, std::byte{0});
+                    queue.fill(buffer, std::byte{0});
                     peer.run();
                     std::vector<std::byte> check_back(bytes);
-                    buffer.read(queue, check_back);
+                    queue.read(buffer, check_back);
                     if (std::memcmp(check_back.data(), pageable.data(), bytes) != 0) {
                         std::fprintf(stderr, "%s write of %zu bytes is wrong\n", peer.name.c_str(),
                                      bytes);
                         return 1;
                     }
                 } else {
-                    buffer.write(queue, pageable);
+                    queue.write(buffer, pageable);
                     std::memset(pageable_back.data(), 0, bytes);
                     std::memset(raw_pinned.host, 0, bytes);
                     std::memset(pinned.data(), 0, bytes);

@@ -169,10 +169,10 @@ int main(int argc, char** argv) try {
     // Each item's result, checked element by element before anything is timed.
     std::vector<float> back(floats);
     for (const Item& item : items) {
-        c.fill(queue, -1.0f);
+        queue.fill(c, -1.0f);
         item.run();
         queue.finish();
-        c.read(queue, back);
+        queue.read(c, back);
         for (std::size_t i = 0; i < floats; ++i) {
             const float want = item.kase == "copy" ? host_a[i] : host_a[i] + host_b[i];
             if (back[i] != want) {

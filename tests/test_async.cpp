@@ -46,14 +46,15 @@ Task<std::vector<int>> pipeline(int chunk, std::size_t n) {
     const openclaw::ReadOnlyBuffer<int> da{env().context, n};
     const openclaw::ReadOnlyBuffer<int> db{env().context, n};
     const openclaw::ReadWriteBuffer<int> dc{env().context, n};
-    co_await openclaw::when_all(da.write_async(upload, a), db.write_async(compute, b));
+    co_await openclaw::when_all(upload.write(da, a, openclaw::nonblocking),
+                                compute.write(db, b, openclaw::nonblocking));
     auto add = program().kernel<In<int>, In<int>, Out<int>>("add");
     co_await compute.enqueue(add.set_args(da, db, dc), NDRange{n}, openclaw::with_event);
     auto scale = program().kernel<InOut<int>, cl_int>("scale");
     co_await compute.enqueue(scale.set_args(dc, 3), NDRange{n}, openclaw::with_event);
     // After a co_await the coroutine runs on openclaw's thread: a blocking read is fine here.
     std::vector<int> result(n);
-    dc.read(compute, result);
+    compute.read(dc, result);
     co_return result;
 }
 
@@ -76,7 +77,7 @@ TEST_CASE("a coroutine pipeline awaits each stage and computes the right result"
 
 TEST_CASE("a completed event does not suspend, an empty when_all neither") {
     const openclaw::ReadWriteBuffer<int> data{env().context, 16};
-    const openclaw::Event done = data.fill(env().queue, 4, 0, 16, openclaw::with_event);
+    const openclaw::Event done = env().queue.fill(data.slice(0, 16), 4, openclaw::with_event);
     done.wait();
     CHECK(openclaw::EventAwaiter(done).await_ready());
     CHECK(openclaw::when_all(std::span<const openclaw::Event>{}).await_ready());

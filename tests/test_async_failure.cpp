@@ -20,7 +20,7 @@ namespace {
 
 Task<int> await_failure(const openclaw::UserEvent& gate, const openclaw::Queue& queue,
                         const openclaw::ReadWriteBuffer<int>& data) {
-    co_await data.fill(queue, 1, 0, data.size(), openclaw::with_event, openclaw::after(gate));
+    co_await queue.fill(data.slice(0, data.size()), 1, openclaw::with_event, openclaw::after(gate));
     co_return 0;
 }
 
@@ -31,7 +31,8 @@ Task<std::string> record_failure(const openclaw::UserEvent& gate, const openclaw
     openclaw::Status status;
     const openclaw::OnError sink(status);
     co_await openclaw::when_complete(
-        data.fill(queue, 1, 0, data.size(), openclaw::with_event, openclaw::after(gate)), sink);
+        queue.fill(data.slice(0, data.size()), 1, openclaw::with_event, openclaw::after(gate)),
+        sink);
     co_return status.failed() ? std::string(status.what()) : std::string("no failure recorded");
 }
 

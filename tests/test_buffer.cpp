@@ -39,7 +39,7 @@ TEST_CASE("a buffer made from host data reads back the same elements") {
     CHECK(buffer.info<CL_MEM_SIZE>() == 4000);
     CHECK((buffer.info<CL_MEM_FLAGS>() & CL_MEM_READ_ONLY) != 0);
     std::vector<int> back(1000, -1);
-    buffer.read(env().queue, back);  // the host may read a buffer kernels only read
+    env().queue.read(buffer, back);  // the host may read a buffer kernels only read
     CHECK(back == host);
 }
 
@@ -50,55 +50,65 @@ TEST_CASE("access tags become the memory flags kernels see") {
     CHECK((rw.info<CL_MEM_FLAGS>() & CL_MEM_READ_WRITE) != 0);
     // The host writes a write-only buffer and reads it back: access is about kernels.
     const std::vector<float> values = {1.5f, 2.5f, 3.5f, 4.5f};
-    w.write(env().queue, values);
+    env().queue.write(w, values);
     std::vector<float> back(4);
-    w.read(env().queue, back);
+    env().queue.read(w, back);
     CHECK(back == values);
 }
 
 TEST_CASE("partial reads and writes use element offsets") {
     const openclaw::ReadWriteBuffer<int> buffer{env().context, iota(100)};
-    buffer.write_at(env().queue, 10, iota(5, 1000));
+    env().queue.write(buffer.slice(10, std::size(iota(5, 1000))), iota(5, 1000));
     std::vector<int> part(7);
-    buffer.read_at(env().queue, 8, part);
+    env().queue.read(buffer.slice(8, part.size()), part);
     CHECK(part == std::vector<int>{8, 9, 1000, 1001, 1002, 1003, 1004});
     // The last element, and zero-sized transfers at the end, are in range.
     std::vector<int> last(1);
-    buffer.read_at(env().queue, 99, last);
+    env().queue.read(buffer.slice(99, last.size()), last);
     CHECK(last[0] == 99);
-    buffer.read_at(env().queue, 100, std::span<int>{});
-    buffer.write_at(env().queue, 100, std::span<const int>{});
+    env().queue.read(buffer.slice(100, std::size(std::span<int>{})), std::span<int>{});
+    env().queue.write(buffer.slice(100, std::size(std::span<const int>{})), std::span<const int>{});
 }
 
 TEST_CASE("reading into a span smaller than the buffer is refused") {
     const openclaw::ReadWriteBuffer<float> buffer{env().context, 16};
     std::vector<float> small(10);
-    const auto error = thrown<openclaw::Error>([&] { buffer.read(env().queue, small); });
+    const auto error = thrown<openclaw::Error>([&] { env().queue.read(buffer, small); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_VALUE);
     CHECK(error->call() == "clEnqueueReadBuffer");
-    CHECK_THAT(error->what(), has("destination holds 10 elements, the buffer 16"));
+    CHECK_THAT(error->what(),
+               has("the destination holds 10 elements, the region 16; read a slice"));
 }
 
 TEST_CASE("out-of-range transfers are refused with the range and the size") {
     const openclaw::ReadWriteBuffer<int> buffer{env().context, 8};
     SECTION("a write larger than the buffer") {
-        const auto error = thrown<openclaw::Error>([&] { buffer.write(env().queue, iota(9)); });
+        const auto error = thrown<openclaw::Error>([&] { env().queue.write(buffer, iota(9)); });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_VALUE);
-        CHECK_THAT(error->what(), has("clEnqueueWriteBuffer: CL_INVALID_VALUE (-30): write [0, "
-                                      "0 + 9) is out of range: the buffer holds 8 elements"));
+        CHECK_THAT(error->what(), has("clEnqueueWriteBuffer: CL_INVALID_VALUE (-30): the source "
+                                      "holds 9 elements, the region only 8"));
+        // A slice past the end is the range check's, which names the range.
+        const auto past = thrown<openclaw::Error>(
+            [&] { env().queue.write(buffer.slice(6, 3), std::span<const int>(iota(3))); });
+        REQUIRE(past);
+        CHECK_THAT(past->what(), has("clEnqueueWriteBuffer: CL_INVALID_VALUE (-30): write [6, "
+                                     "6 + 3) is out of range: the buffer holds 8 elements"));
     }
     SECTION("a read past the end") {
         std::vector<int> dst(4);
-        const auto error = thrown<openclaw::Error>([&] { buffer.read_at(env().queue, 6, dst); });
+        const auto error =
+            thrown<openclaw::Error>([&] { env().queue.read(buffer.slice(6, dst.size()), dst); });
         REQUIRE(error);
         CHECK_THAT(error->what(), has("read [6, 6 + 4) is out of range"));
     }
     SECTION("an offset so large that offset + count overflows") {
         std::vector<int> dst(2);
-        const auto error = thrown<openclaw::Error>(
-            [&] { buffer.read_at(env().queue, std::numeric_limits<std::size_t>::max(), dst); });
+        const auto error = thrown<openclaw::Error>([&] {
+            env().queue.read(buffer.slice(std::numeric_limits<std::size_t>::max(), dst.size()),
+                             dst);
+        });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_VALUE);
     }
@@ -124,11 +134,11 @@ TEST_CASE("buffers of zero or too many elements are refused") {
 TEST_CASE("device-side copies move whole buffers and ranges") {
     const openclaw::ReadOnlyBuffer<int> src{env().context, iota(64)};
     const openclaw::ReadWriteBuffer<int> dst{env().context, 128};
-    dst.fill(env().queue, -1);
-    src.copy_to(env().queue, dst);
-    src.copy_to(env().queue, dst, 10, 100, 5);
+    env().queue.fill(dst, -1);
+    env().queue.copy(src, dst);
+    env().queue.copy(src.slice(10, 5), dst.slice(100, 5));
     std::vector<int> back(128);
-    dst.read(env().queue, back);
+    env().queue.read(dst, back);
     for (int i = 0; i < 64; ++i) {
         CHECK(back[static_cast<std::size_t>(i)] == i);
     }
@@ -138,19 +148,24 @@ TEST_CASE("device-side copies move whole buffers and ranges") {
     CHECK(back[105] == -1);
 
     const openclaw::WriteOnlyBuffer<int> small{env().context, 32};
-    const auto error = thrown<openclaw::Error>([&] { src.copy_to(env().queue, small); });
+    const auto error = thrown<openclaw::Error>([&] { env().queue.copy(src, small); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_VALUE);
-    CHECK_THAT(error->what(), has("destination [0, 0 + 64) is out of range: the buffer holds 32"));
+    CHECK_THAT(error->what(), has("clEnqueueCopyBuffer: CL_INVALID_VALUE (-30): the destination "
+                                  "region holds 32 elements, the source 64"));
+    const auto past =
+        thrown<openclaw::Error>([&] { env().queue.copy(src.slice(0, 8), small.slice(30, 8)); });
+    REQUIRE(past);
+    CHECK_THAT(past->what(), has("destination [30, 30 + 8) is out of range: the buffer holds 32"));
 }
 
 TEST_CASE("fill sets elements of any trivially copyable type") {
     SECTION("a power-of-two element size goes to clEnqueueFillBuffer") {
         const openclaw::ReadWriteBuffer<float> buffer{env().context, 1000};
-        buffer.fill(env().queue, 2.5f);
-        buffer.fill(env().queue, -1.0f, 10, 5);
+        env().queue.fill(buffer, 2.5f);
+        env().queue.fill(buffer.slice(10, 5), -1.0f);
         std::vector<float> back(1000);
-        buffer.read(env().queue, back);
+        env().queue.read(buffer, back);
         CHECK(back[0] == 2.5f);
         CHECK(back[9] == 2.5f);
         CHECK(back[10] == -1.0f);
@@ -161,9 +176,9 @@ TEST_CASE("fill sets elements of any trivially copyable type") {
     SECTION("a 12-byte struct is written from a host pattern") {
         const openclaw::ReadWriteBuffer<Particle> buffer{env().context, 33};
         const Particle p{1.0f, 2.0f, 3.0f};
-        buffer.fill(env().queue, p);
+        env().queue.fill(buffer, p);
         std::vector<Particle> back(33);
-        buffer.read(env().queue, back);
+        env().queue.read(buffer, back);
         for (const Particle& q : back) {
             CHECK(q == p);
         }
@@ -175,16 +190,17 @@ TEST_CASE("fill sets elements of any trivially copyable type") {
         v.s[1] = 2.0f;
         v.s[2] = 3.0f;
         v.s[3] = 4.0f;
-        const openclaw::Event done = buffer.fill(env().queue, v, 0, 8, openclaw::with_event);
+        const openclaw::Event done = env().queue.fill(buffer.slice(0, 8), v, openclaw::with_event);
         done.wait();
         CHECK(done.is_complete());
         std::vector<cl_float4> back(8);
-        buffer.read(env().queue, back);
+        env().queue.read(buffer, back);
         CHECK(back[7].s[3] == 4.0f);
     }
     SECTION("an out-of-range fill is refused") {
         const openclaw::ReadWriteBuffer<float> buffer{env().context, 10};
-        const auto error = thrown<openclaw::Error>([&] { buffer.fill(env().queue, 0.f, 5, 6); });
+        const auto error =
+            thrown<openclaw::Error>([&] { env().queue.fill(buffer.slice(5, 6), 0.f); });
         REQUIRE(error);
         CHECK(error->call() == "clEnqueueFillBuffer");
         CHECK_THAT(error->what(), has("fill [5, 5 + 6) is out of range"));
@@ -194,7 +210,8 @@ TEST_CASE("fill sets elements of any trivially copyable type") {
 TEST_CASE("events of copies complete and report their command") {
     const openclaw::ReadOnlyBuffer<int> src{env().context, iota(16)};
     const openclaw::ReadWriteBuffer<int> dst{env().context, 16};
-    const openclaw::Event event = src.copy_to(env().queue, dst, 0, 0, 16, openclaw::with_event);
+    const openclaw::Event event =
+        env().queue.copy(src.slice(0, 16), dst.slice(0, 16), openclaw::with_event);
     REQUIRE(event);
     event.wait();
     CHECK(event.status() == CL_COMPLETE);
@@ -209,15 +226,16 @@ TEST_CASE("a default-constructed or moved-from buffer holds no elements to trans
     CHECK(taken.size() == 4);
     CHECK(buffer.size() == 0);  // NOLINT(bugprone-use-after-move): checking the moved-from state
     CHECK_FALSE(static_cast<bool>(buffer));
-    const auto error = thrown<openclaw::Error>([&] { buffer.write(env().queue, iota(4)); });
+    const auto error = thrown<openclaw::Error>([&] { env().queue.write(buffer, iota(4)); });
     REQUIRE(error);
     CHECK(std::string(error->what()) ==
-          "clEnqueueWriteBuffer: CL_INVALID_VALUE (-30): write [0, 0 + 4) is out of range: the "
-          "buffer holds 0 elements");
+          "clEnqueueWriteBuffer: CL_INVALID_MEM_OBJECT (-38): the buffer is empty "
+          "(default-constructed or moved-from)");
     const openclaw::ReadWriteBuffer<int> empty;
-    const auto copy = thrown<openclaw::Error>([&] { taken.copy_to(env().queue, empty); });
+    const auto copy = thrown<openclaw::Error>([&] { env().queue.copy(taken, empty); });
     REQUIRE(copy);
-    CHECK_THAT(copy->what(), has("destination [0, 0 + 4) is out of range: the buffer holds 0"));
+    CHECK(copy->cl_code() == CL_INVALID_MEM_OBJECT);
+    CHECK_THAT(copy->what(), has("the destination buffer is empty"));
 }
 
 TEST_CASE("an OnError governs its own call, never a sibling call of the same statement") {
@@ -229,28 +247,32 @@ TEST_CASE("an OnError governs its own call, never a sibling call of the same sta
     // OnError and throws, whatever the order in which the arguments are evaluated and destroyed.
     std::error_code ec;
     const auto error = thrown<openclaw::Error>([&] {
-        buffer.read_at(no_queue, openclaw::Platform::list(ec).size() * 0, std::span(host));
+        no_queue.read(
+            buffer.slice(openclaw::Platform::list(ec).size() * 0, std::size(std::span(host))),
+            std::span(host));
     });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_COMMAND_QUEUE);
     CHECK_FALSE(ec);
     // And the other way round: the recording call records, the sibling still throws.
     const auto sibling = thrown<openclaw::Error>([&] {
-        buffer.read_at(no_queue, 0, std::span(host), {}, ec);
-        buffer.read_at(no_queue, 0, std::span(host));
+        no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host), {}, ec);
+        no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host));
     });
     REQUIRE(sibling);
     CHECK(ec == openclaw::make_error_code(CL_INVALID_COMMAND_QUEUE));
     // A named OnError is a value: it records what it is given to, and only that.
     openclaw::Status status;
     const openclaw::OnError sink(status);
-    CHECK_FALSE(
-        thrown<openclaw::Error>([&] { buffer.read_at(no_queue, 0, std::span(host), {}, sink); }));
+    CHECK_FALSE(thrown<openclaw::Error>([&] {
+        no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host), {}, sink);
+    }));
     CHECK(status.cl_code() == CL_INVALID_COMMAND_QUEUE);
-    CHECK(thrown<openclaw::Error>([&] { buffer.read_at(no_queue, 0, std::span(host)); }));
+    CHECK(thrown<openclaw::Error>(
+        [&] { no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host)); }));
     // The calls made on a call's behalf report to its OnError: an out-of-range read's message.
     openclaw::Status inner;
-    buffer.read_at(env().queue, 10, std::span(host), {}, inner);
+    env().queue.read(buffer.slice(10, std::size(std::span(host))), std::span(host), {}, inner);
     CHECK(inner.cl_code() == CL_INVALID_VALUE);
     CHECK_THAT(inner.what(),
                has("read [10, 10 + 16) is out of range: the buffer holds 16 elements"));
@@ -264,34 +286,34 @@ TEST_CASE("host access options become CL_MEM_HOST_* flags, checked before the dr
         env().context, host, {.host = HostAccess::write_only}};
     CHECK((upload.info<CL_MEM_FLAGS>() & CL_MEM_HOST_WRITE_ONLY) != 0);
     CHECK(upload.host_access() == HostAccess::write_only);
-    upload.write(env().queue, std::span<const int>(host).first(8));  // the host may write it
+    env().queue.write(upload, std::span<const int>(host).first(8));  // the host may write it
     std::vector<int> back(64);
-    const auto read = thrown<openclaw::Error>([&] { upload.read(env().queue, back); });
+    const auto read = thrown<openclaw::Error>([&] { env().queue.read(upload, back); });
     REQUIRE(read);
     CHECK(read->cl_code() == CL_INVALID_OPERATION);
     CHECK_THAT(read->what(), has("clEnqueueReadBuffer: CL_INVALID_OPERATION (-59): the buffer "
                                  "was made with CL_MEM_HOST_WRITE_ONLY (HostAccess::write_only): "
                                  "the host may not read it"));
-    const auto map = thrown<openclaw::Error>([&] { (void)upload.map_read(env().queue); });
+    const auto map = thrown<openclaw::Error>([&] { (void)env().queue.map_read(upload); });
     REQUIRE(map);
     CHECK_THAT(map->what(), has("clEnqueueMapBuffer: CL_INVALID_OPERATION"));
 
     const openclaw::WriteOnlyBuffer<int> result{env().context, 64, {.host = HostAccess::read_only}};
     CHECK(result.host_access() == HostAccess::read_only);
-    result.read(env().queue, back);
-    const auto write = thrown<openclaw::Error>([&] { result.write(env().queue, host); });
+    env().queue.read(result, back);
+    const auto write = thrown<openclaw::Error>([&] { env().queue.write(result, host); });
     REQUIRE(write);
     CHECK_THAT(write->what(), has("CL_MEM_HOST_READ_ONLY (HostAccess::read_only): the host may "
                                   "not write it"));
-    const auto map_write = thrown<openclaw::Error>([&] { (void)result.map_write(env().queue); });
+    const auto map_write = thrown<openclaw::Error>([&] { (void)env().queue.map_write(result); });
     REQUIRE(map_write);
     CHECK(map_write->cl_code() == CL_INVALID_OPERATION);
 
     // Device-only memory: copies and fills, no host transfer; sub-buffers inherit the flags.
     const openclaw::ReadWriteBuffer<int> scratch{env().context, 64, {.host = HostAccess::none}};
-    scratch.fill(env().queue, 7);
-    scratch.copy_to(env().queue, result);
-    result.read(env().queue, back);
+    env().queue.fill(scratch, 7);
+    env().queue.copy(scratch, result);
+    env().queue.read(result, back);
     CHECK(back == std::vector<int>(64, 7));
     const std::size_t step = scratch.sub_alignment();
     if (step <= 32) {
@@ -299,7 +321,7 @@ TEST_CASE("host access options become CL_MEM_HOST_* flags, checked before the dr
         CHECK(part.host_access() == HostAccess::none);
         std::vector<int> some(step);
         std::error_code ec;
-        part.read(env().queue, std::span<int>(some), {}, ec);
+        env().queue.read(part, std::span<int>(some), {}, ec);
         CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
     }
     // A buffer adopted from a raw handle reads its flags from the driver.
@@ -312,7 +334,7 @@ TEST_CASE("host-visible memory and buffers over host memory the buffer owns") {
     const openclaw::ReadWriteBuffer<int> pinned{env().context, host, {.host_memory = true}};
     CHECK((pinned.info<CL_MEM_FLAGS>() & CL_MEM_ALLOC_HOST_PTR) != 0);
     {
-        const auto view = pinned.map_read(env().queue);
+        const auto view = env().queue.map_read(pinned);
         CHECK(std::equal(view.begin(), view.end(), host.begin()));
     }
     // over(): the vector moves into the buffer, which frees it after the driver is done.
@@ -323,13 +345,13 @@ TEST_CASE("host-visible memory and buffers over host memory the buffer owns") {
     CHECK((over.info<CL_MEM_FLAGS>() & CL_MEM_USE_HOST_PTR) != 0);
     CHECK(over.info<CL_MEM_HOST_PTR>() == memory);  // the vector's own memory, not a copy
     {
-        auto view = over.map_read_write(env().queue);
+        auto view = env().queue.map_read_write(over);
         CHECK(view[0] == 100);
         CHECK(view[4095] == 4195);
         view[1] = -1;
     }
     std::vector<int> back(4096);
-    over.read(env().queue, back);
+    env().queue.read(over, back);
     CHECK(back[1] == -1);
     CHECK(back[2] == 102);
     // Nothing to own: refused, and the vector it was given is freed (the leak checks see it).
@@ -352,20 +374,20 @@ TEST_CASE("as<U>() views the same memory as another element type, sizes checked"
     CHECK(quads.size() == 16);
     CHECK(quads.get() == floats.get());
     std::vector<cl_float4> back(16);
-    quads.read(env().queue, back);
+    env().queue.read(quads, back);
     CHECK(back[3].s[0] == 12.0f);
     CHECK(back[3].s[3] == 15.0f);
-    quads.fill(env().queue, cl_float4{{1.0f, 2.0f, 3.0f, 4.0f}}, 1, 1);
+    env().queue.fill(quads.slice(1, 1), cl_float4{{1.0f, 2.0f, 3.0f, 4.0f}});
     std::vector<float> again(64);
-    floats.read(env().queue, again);
+    env().queue.read(floats, again);
     CHECK(again[4] == 1.0f);
     CHECK(again[7] == 4.0f);
     CHECK(again[8] == 8.0f);
     // A view shares mappings: mapping it for writing guards the other.
     {
-        auto view = quads.map_write(env().queue);
+        auto view = env().queue.map_write(quads);
         std::error_code ec;
-        floats.read(env().queue, std::span<float>(again), {}, ec);
+        env().queue.read(floats, std::span<float>(again), {}, ec);
         CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
     }
     const openclaw::ReadWriteBuffer<float> odd{env().context, 6};
@@ -378,4 +400,91 @@ TEST_CASE("as<U>() views the same memory as another element type, sizes checked"
         thrown<openclaw::Error>([&] { (void)openclaw::ReadWriteBuffer<float>{}.as<cl_uchar>(); });
     REQUIRE(empty);
     CHECK(empty->cl_code() == CL_INVALID_MEM_OBJECT);
+}
+
+TEST_CASE("the queue is the subject of every buffer command; slices name regions") {
+    const openclaw::Queue& queue = env().queue;
+    const openclaw::ReadWriteBuffer<int> buffer{env().context, 64};
+    queue.fill(buffer, 0);
+    queue.write(buffer.slice(8, 4), iota(4, 100));
+    queue.fill(buffer.slice(60), 7);  // from element 60 to the end
+    std::vector<int> back(64);
+    queue.read(buffer, back);
+    CHECK(back[7] == 0);
+    CHECK(back[8] == 100);
+    CHECK(back[11] == 103);
+    CHECK(back[12] == 0);
+    CHECK(std::vector<int>(back.begin() + 60, back.end()) == std::vector<int>(4, 7));
+    std::vector<int> part(4);
+    queue.read(buffer.slice(9, 4), part);
+    CHECK(part == std::vector<int>{101, 102, 103, 0});
+    CHECK(buffer.slice(70).size() == 0);  // past the end: nothing
+    {
+        const auto view = queue.map_read(buffer.slice(8, 2));
+        CHECK(view.size() == 2);
+        CHECK(view[1] == 101);
+    }
+    const openclaw::ReadWriteBuffer<int> other{env().context, 16};
+    queue.copy(buffer.slice(8, 4), other.slice(12, 4));
+    std::vector<int> copied(16, -1);
+    queue.read(other.slice(12, 4), std::span<int>(copied).first(4));
+    CHECK(std::vector<int>(copied.begin(), copied.begin() + 4) == iota(4, 100));
+}
+
+TEST_CASE("every command gives its event on request, blocking transfers included") {
+    const openclaw::Queue queue{env().context, env().device, {.profiling = true}};
+    const openclaw::ReadWriteBuffer<float> buffer{env().context, 1 << 16};
+    std::vector<float> host(1 << 16, 1.5f);
+    const openclaw::Event wrote = queue.write(buffer, host, openclaw::with_event);
+    REQUIRE(wrote);
+    CHECK(wrote.is_complete());  // blocking: done when the call returns
+    CHECK(wrote.info<CL_EVENT_COMMAND_TYPE>() ==
+          static_cast<cl_command_type>(CL_COMMAND_WRITE_BUFFER));
+    CHECK(wrote.profile().ended >= wrote.profile().started);
+    std::vector<float> back(1 << 16);
+    const openclaw::Event read = queue.read(buffer, back, openclaw::with_event);
+    CHECK(read.info<CL_EVENT_COMMAND_TYPE>() ==
+          static_cast<cl_command_type>(CL_COMMAND_READ_BUFFER));
+    CHECK(back == host);
+    const openclaw::Event filled = queue.fill(buffer, 2.0f, openclaw::with_event);
+    const openclaw::Event copied = queue.copy(buffer.slice(0, 8), buffer.slice(8, 8),
+                                              openclaw::with_event, openclaw::after(filled));
+    copied.wait();
+    CHECK(copied.info<CL_EVENT_COMMAND_TYPE>() ==
+          static_cast<cl_command_type>(CL_COMMAND_COPY_BUFFER));
+    // A zero-sized command is a no-op, but an asked-for event is still given (a marker).
+    const openclaw::Event nothing = queue.read(buffer.slice(0, 0), back, openclaw::with_event);
+    REQUIRE(nothing);
+    nothing.wait();
+    CHECK(nothing.is_complete());
+}
+
+TEST_CASE("nonblocking transfers of ordinary memory own that memory until they are done") {
+    const openclaw::Queue& queue = env().queue;
+    const openclaw::ReadWriteBuffer<int> buffer{env().context, 1024};
+    // A vector moved in: the HostTransfer keeps it; get() hands it back after the command.
+    std::vector<int> values = iota(1024, 5);
+    const int* memory = values.data();
+    openclaw::HostTransfer<int> sent =
+        queue.write(buffer, std::move(values), openclaw::nonblocking);
+    REQUIRE(sent.event());
+    const std::vector<int> returned = std::move(sent).get();
+    CHECK(returned.data() == memory);  // the same memory, never copied
+    // A read into a vector the transfer makes.
+    openclaw::HostTransfer<int> pending = queue.read(buffer.slice(1000), openclaw::nonblocking);
+    const openclaw::Event marker = queue.marker(openclaw::after(pending.event()));
+    marker.wait();
+    const std::vector<int> tail = std::move(pending).get();
+    CHECK(tail == iota(24, 1005));
+    // Destroyed without get(): the destructor waits, so the memory outlives the command.
+    {
+        const auto dropped = queue.read(buffer, openclaw::nonblocking);
+        (void)dropped;
+    }
+    // Refused commands give an empty transfer (the failure goes to the OnError).
+    std::error_code ec;
+    auto refused = queue.write(buffer.slice(1020), iota(8), openclaw::nonblocking, {}, ec);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+    CHECK_FALSE(refused.event());
+    CHECK(std::move(refused).get() == iota(8));
 }

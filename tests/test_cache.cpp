@@ -214,7 +214,7 @@ __kernel void value(__global int* out) { out[0] = VALUE; }
         env().queue.enqueue(program.kernel<openclaw::Out<cl_int>>("value").set_args(out),
                             openclaw::NDRange{1});
         std::vector<cl_int> back(1);
-        out.read(env().queue, back);
+        env().queue.read(out, back);
         return back[0];
     };
     // An #include openclaw cannot find (here one the preprocessor skips) makes a build

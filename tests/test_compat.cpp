@@ -45,12 +45,12 @@ example::Task<int> gated_stages(const openclaw::Queue& queue,
                                 const openclaw::ReadWriteBuffer<cl_int>& data,
                                 const openclaw::UserEvent& first, const openclaw::UserEvent& second,
                                 std::atomic<int>& stage) {
-    co_await data.fill(queue, 1, 0, 8, openclaw::with_event, openclaw::after(first));
+    co_await queue.fill(data.slice(0, 8), 1, openclaw::with_event, openclaw::after(first));
     stage = 1;
     const openclaw::Event low =
-        data.fill(queue, 2, 0, 4, openclaw::with_event, openclaw::after(second));
+        queue.fill(data.slice(0, 4), 2, openclaw::with_event, openclaw::after(second));
     const openclaw::Event high =
-        data.fill(queue, 3, 4, 4, openclaw::with_event, openclaw::after(second));
+        queue.fill(data.slice(4, 4), 3, openclaw::with_event, openclaw::after(second));
     co_await openclaw::when_all(low, high);
     stage = 2;
     co_return 0;
@@ -103,15 +103,15 @@ TEST_CASE("a program creates each kernel once and hands out copies") {
     env().queue.enqueue(second, openclaw::NDRange{4});
     env().queue.enqueue(first, openclaw::NDRange{4});
     std::vector<cl_int> back(4);
-    a.read(env().queue, back);
+    env().queue.read(a, back);
     CHECK(back == std::vector<cl_int>(4, 1));
-    b.read(env().queue, back);
+    env().queue.read(b, back);
     CHECK(back == std::vector<cl_int>(4, 2));
     // clone() copies the argument values where the platform can.
     auto cloned = first.clone();
     if (clones_kernels(env().device)) {
         env().queue.enqueue(cloned, openclaw::NDRange{4});
-        a.read(env().queue, back);
+        env().queue.read(a, back);
         CHECK(back == std::vector<cl_int>(4, 2));
     }
 }
@@ -138,7 +138,7 @@ TEST_CASE("threads asking one program for kernels at once") {
                 queue.enqueue(kernel.set_args(data, t), openclaw::NDRange{8});
             }
             std::vector<cl_int> back(8);
-            data.read(queue, back);
+            queue.read(data, back);
             correct[t] = back == std::vector<cl_int>(8, t * requests) ? 1 : 0;
             const std::lock_guard lock(mutex);
             for (auto& kernel : mine) {
@@ -184,7 +184,7 @@ TEST_CASE(
     hold.release();
     CHECK(task.get() == 0);
     std::vector<cl_int> back(8);
-    data.read(queue, back);
+    queue.read(data, back);
     CHECK(back == std::vector<cl_int>{2, 2, 2, 2, 3, 3, 3, 3});
 }
 
@@ -214,7 +214,7 @@ TEST_CASE("on an OpenCL 1.2 platform nothing newer than 1.2 is called") {
     queue.enqueue(second.set_args(data, 2), openclaw::NDRange{4});
     queue.enqueue(third.set_args(data, 3), openclaw::NDRange{4});
     std::vector<cl_int> back(4);
-    data.read(queue, back);
+    queue.read(data, back);
     CHECK(back == std::vector<cl_int>(4, 6));
 
     // Non-uniform work-groups are refused before the driver sees them.

@@ -99,9 +99,9 @@ TEST_CASE("eight threads share a context, each with its own queue and kernel") {
             for (std::size_t k = 0; k < n; ++k) {
                 host[k] = t * 100000 + i * 7 + static_cast<cl_int>(k);
             }
-            in.write(queue, host);
+            queue.write(in, host);
             queue.enqueue(kernel.set_args(in, out, t), NDRange{n});
-            out.read(queue, back);
+            queue.read(out, back);
             for (std::size_t k = 0; k < n; ++k) {
                 wrong[static_cast<std::size_t>(t)] += back[k] == host[k] * 3 + t ? 0 : 1;
             }
@@ -132,12 +132,12 @@ TEST_CASE("eight threads launch kernels that read the buffers they share") {
         for (int i = 0; i < rounds; ++i) {
             const auto& input = i % 2 == 0 ? shared : shared_too;
             queue.enqueue(kernel.set_args(input, out, t + i), NDRange{n});
-            out.read(queue, back);
+            queue.read(out, back);
             for (std::size_t k = 0; k < n; ++k) {
                 wrong[static_cast<std::size_t>(t)] += back[k] == values[k] * 3 + t + i ? 0 : 1;
             }
             if (i % 8 == 0) {  // the host reads the shared buffers too
-                input.read(queue, back);
+                queue.read(input, back);
                 wrong[static_cast<std::size_t>(t)] += back == values ? 0 : 1;
             }
         }
@@ -148,7 +148,7 @@ TEST_CASE("eight threads launch kernels that read the buffers they share") {
         CHECK(wrong[t] == 0);
     }
     std::vector<cl_int> after(n);
-    shared.read(env().queue, after);
+    env().queue.read(shared, after);
     CHECK(after == values);  // nobody wrote it
 }
 

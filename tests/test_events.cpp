@@ -75,7 +75,7 @@ TEST_CASE("a chain across two out-of-order queues is ordered by its wait lists")
         const openclaw::Event consumed =
             second.enqueue(consume.set_args(middle, out), NDRange{n}, {}, openclaw::with_event,
                            openclaw::after(produced));
-        out.read(first, host, openclaw::after(consumed));
+        first.read(out, host, openclaw::after(consumed));
         for (std::size_t i = 0; i < n; i += 97) {
             wrong += host[i] == 2 * (round * 1000u + static_cast<cl_uint>(i)) ? 0 : 1;
         }
@@ -86,7 +86,7 @@ TEST_CASE("a chain across two out-of-order queues is ordered by its wait lists")
 TEST_CASE("a user event holds work back until the host completes it") {
     const std::size_t n = 1024;
     const openclaw::ReadWriteBuffer<cl_uint> data{env().context, n};
-    data.fill(env().queue, 0u);
+    env().queue.fill(data, 0u);
     env().queue.finish();
     const openclaw::Queue queue{env().context, env().device};
     auto produce = program().kernel<Out<cl_uint>, cl_uint, cl_uint>("produce");
@@ -99,7 +99,7 @@ TEST_CASE("a user event holds work back until the host completes it") {
     gate.complete();
     run.wait();
     std::vector<cl_uint> host(n);
-    data.read(queue, host);
+    queue.read(data, host);
     CHECK(host[3] == 5u + 3u);
 
     const auto twice = thrown<openclaw::Error>([&] { gate.complete(); });
@@ -120,7 +120,7 @@ TEST_CASE("a command waiting for a failed user event does not run") {
     const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 64};
     const openclaw::UserEvent gate{env().context};
     const openclaw::Event fill =
-        data.fill(queue, 1u, 0, 64, openclaw::with_event, openclaw::after(gate));
+        queue.fill(data.slice(0, 64), 1u, openclaw::with_event, openclaw::after(gate));
     gate.fail(-100);
     const auto error = thrown<openclaw::Error>([&] { fill.wait(); });
     REQUIRE(error);
@@ -131,8 +131,8 @@ TEST_CASE("a command waiting for a failed user event does not run") {
 TEST_CASE("markers and barriers complete after what they wait for") {
     const openclaw::ReadWriteBuffer<cl_uint> a{env().context, 256};
     const openclaw::ReadWriteBuffer<cl_uint> b{env().context, 256};
-    const openclaw::Event fa = a.fill(env().queue, 1u, 0, 256, openclaw::with_event);
-    const openclaw::Event fb = b.fill(env().queue, 2u, 0, 256, openclaw::with_event);
+    const openclaw::Event fa = env().queue.fill(a.slice(0, 256), 1u, openclaw::with_event);
+    const openclaw::Event fb = env().queue.fill(b.slice(0, 256), 2u, openclaw::with_event);
     const openclaw::Event marker = env().queue.marker(openclaw::after(fa, fb));
     marker.wait();
     CHECK(fa.is_complete());
@@ -177,7 +177,8 @@ TEST_CASE("callbacks run exactly once and keep their event alive") {
     const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 1024};
     for (int i = 0; i < count; ++i) {
         // The Event handle is dropped at once: the callback's state keeps the event alive.
-        data.fill(env().queue, static_cast<cl_uint>(i), 0, 1024, openclaw::with_event)
+        env()
+            .queue.fill(data.slice(0, 1024), static_cast<cl_uint>(i), openclaw::with_event)
             .on_complete([&calls, &completed, token](cl_int status) {
                 ++calls;
                 completed += status == CL_COMPLETE ? 1 : 0;
@@ -196,7 +197,7 @@ TEST_CASE("wait lists hold short lists inline and long ones on the heap") {
     std::vector<openclaw::Event> events;
     const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 64};
     for (int i = 0; i < 20; ++i) {
-        events.push_back(data.fill(env().queue, 0u, 0, 64, openclaw::with_event));
+        events.push_back(env().queue.fill(data.slice(0, 64), 0u, openclaw::with_event));
     }
     const std::size_t before = openclaw_test::allocations_on_this_thread();
     const openclaw::WaitList short_list = openclaw::after(events[0], events[1], events[2]);
@@ -223,7 +224,7 @@ TEST_CASE("wait lists hold short lists inline and long ones on the heap") {
     CHECK(ec == openclaw::make_error_code(CL_INVALID_EVENT_WAIT_LIST));
     CHECK_FALSE(none);
     std::vector<cl_uint> host(64);
-    const auto read_error = thrown<openclaw::Error>([&] { data.read(env().queue, host, broken); });
+    const auto read_error = thrown<openclaw::Error>([&] { env().queue.read(data, host, broken); });
     REQUIRE(read_error);
     CHECK(read_error->call() == "clEnqueueReadBuffer");
     CHECK(openclaw::after(events[0], events[1]).valid());
@@ -241,8 +242,8 @@ TEST_CASE("a cloned kernel has its own arguments") {
     env().queue.enqueue(produce, NDRange{n});
     env().queue.enqueue(copy, NDRange{n});
     std::vector<cl_uint> ha(n), hb(n);
-    a.read(env().queue, ha);
-    b.read(env().queue, hb);
+    env().queue.read(a, ha);
+    env().queue.read(b, hb);
     CHECK(ha[1] == 11u);
     CHECK(hb[1] == 21u);
 }

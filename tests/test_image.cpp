@@ -120,7 +120,7 @@ void round_trip() {
     CHECK(image.pixel_count() == 32);
     CHECK(image.template image_info<CL_IMAGE_ELEMENT_SIZE>() == sizeof(Host));
     std::vector<Host> back(32);
-    image.read(env().queue, back);
+    env().queue.read(image, back);
     for (std::size_t i = 0; i < back.size(); ++i) {
         if (!same_bytes(back[i], source[i])) {
             FAIL_CHECK("pixel " << i << " differs after the round trip");
@@ -129,8 +129,8 @@ void round_trip() {
     // A region written and read back: only it changes.
     const std::vector<Host> more = patterned<Host>(106);
     const std::vector<Host> patch(more.begin() + 100, more.end());
-    image.write(env().queue, ImageRegion::rect(2, 1, 3, 2), patch);
-    image.read(env().queue, back);
+    env().queue.write(image, ImageRegion::rect(2, 1, 3, 2), patch);
+    env().queue.read(image, back);
     for (std::size_t y = 0; y < 4; ++y) {
         for (std::size_t x = 0; x < 8; ++x) {
             const bool inside = x >= 2 && x < 5 && y >= 1 && y < 3;
@@ -200,7 +200,7 @@ TEST_CASE("images: region reads honour the host row pitch") {
     CHECK(region.host_pixels() == 2 * 4 + 2);
     CHECK(ImageRegion{}.host_pixels() == 0);
     std::vector<cl_float4> dst(region.host_pixels(), cl_float4{{-1, -1, -1, -1}});
-    image.read(env().queue, region, dst);
+    env().queue.read(image, region, dst);
     for (std::size_t y = 0; y < 3; ++y) {
         for (std::size_t x = 0; x < 2; ++x) {
             CHECK(same_bytes(dst[y * 4 + x], source[(y + 1) * 6 + (x + 3)]));
@@ -224,12 +224,12 @@ TEST_CASE("images: 3D images and 2D arrays round trip by slice and layer") {
         const Image3D<pixel::rgba_f32> volume(env().context, 4, 3, 2, source);
         CHECK(volume.depth() == 2);
         std::vector<cl_float4> slice(12);
-        volume.read(env().queue, ImageRegion::box(0, 0, 1, 4, 3, 1), slice);
+        env().queue.read(volume, ImageRegion::box(0, 0, 1, 4, 3, 1), slice);
         for (std::size_t i = 0; i < 12; ++i) {
             CHECK(same_bytes(slice[i], source[12 + i]));
         }
         // A mapped box spans both slices: rows and slices are the driver's pitches apart.
-        const auto view = volume.map_read(env().queue, ImageRegion::box(1, 1, 0, 2, 2, 2));
+        const auto view = env().queue.map_read(volume, ImageRegion::box(1, 1, 0, 2, 2, 2));
         REQUIRE(view);
         CHECK(view.slice_pitch() >= view.row_pitch() * 2);
         for (std::size_t z = 0; z < 2; ++z) {
@@ -249,7 +249,7 @@ TEST_CASE("images: 3D images and 2D arrays round trip by slice and layer") {
         CHECK(layers.layers() == 2);
         CHECK(layers.image_info<CL_IMAGE_ARRAY_SIZE>() == 2);
         std::vector<cl_float4> all(24);
-        layers.read(env().queue, all);
+        env().queue.read(layers, all);
         for (std::size_t i = 0; i < 24; ++i) {
             CHECK(same_bytes(all[i], source[i]));
         }
@@ -263,7 +263,7 @@ TEST_CASE("images: mapped regions expose the driver's row pitch") {
     const std::vector<cl_uchar4> source = patterned<cl_uchar4>(16 * 8);
     const Image2D<pixel::rgba8> image(env().context, 16, 8, source);
     {
-        const auto view = image.map_read(env().queue, ImageRegion::rect(4, 2, 5, 3));
+        const auto view = env().queue.map_read(image, ImageRegion::rect(4, 2, 5, 3));
         REQUIRE(view);
         CHECK(view.size()[0] == 5);
         CHECK(view.row_pitch() >= 5 * sizeof(cl_uchar4));
@@ -274,13 +274,13 @@ TEST_CASE("images: mapped regions expose the driver's row pitch") {
             }
         }
         // A write of the image is refused while a view of it lives.
-        const auto error = thrown<openclaw::Error>([&] { image.write(env().queue, source); });
+        const auto error = thrown<openclaw::Error>([&] { env().queue.write(image, source); });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_OPERATION);
         CHECK_THAT(error->what(), has("clEnqueueWriteImage"));
     }
     {
-        auto view = image.map_write(env().queue, ImageRegion::rect(0, 7, 16, 1));
+        auto view = env().queue.map_write(image, ImageRegion::rect(0, 7, 16, 1));
         REQUIRE(view);
         for (cl_uchar4& p : view.row(0)) {
             p = cl_uchar4{{9, 8, 7, 6}};
@@ -289,7 +289,7 @@ TEST_CASE("images: mapped regions expose the driver's row pitch") {
         CHECK_FALSE(view);
     }
     std::vector<cl_uchar4> back(16 * 8);
-    image.read(env().queue, back);
+    env().queue.read(image, back);
     for (std::size_t i = 0; i < back.size(); ++i) {
         const cl_uchar4 expected = i >= 7 * 16 ? cl_uchar4{{9, 8, 7, 6}} : source[i];
         if (!same_bytes(back[i], expected)) {
@@ -318,7 +318,7 @@ TEST_CASE("images: a kernel reads one image and writes another") {
                               openclaw::WriteImage2D<pixel::rgba_f32>>("invert");
     env().queue.enqueue(invert.set_args(in, out), NDRange{w, h});
     std::vector<cl_float4> result(w * h);
-    out.read(env().queue, result);
+    env().queue.read(out, result);
     for (std::size_t i = 0; i < result.size(); ++i) {
         for (int c = 0; c < 4; ++c) {
             if (result[i].s[c] != 1.0f - source[i].s[c]) {
@@ -334,7 +334,7 @@ TEST_CASE("images: a kernel reads one image and writes another") {
                          .kernel<openclaw::ReadImage2D<pixel::rgba_f32>, openclaw::SamplerParam,
                                  openclaw::WriteImage2D<pixel::rgba_f32>, cl_int>("shift");
         env().queue.enqueue(shift.set_args(in, clamp, out, cl_int{3}), NDRange{w, h});
-        out.read(env().queue, result);
+        env().queue.read(out, result);
         for (std::size_t y = 0; y < h; ++y) {
             for (std::size_t x = 0; x < w; ++x) {
                 const std::size_t from = std::min(x + 3, w - 1);
@@ -344,7 +344,7 @@ TEST_CASE("images: a kernel reads one image and writes another") {
     }
 
     SECTION("a launch is refused while the output is mapped") {
-        const auto view = out.map_read(env().queue);
+        const auto view = env().queue.map_read(out);
         const auto error = thrown<openclaw::Error>([&] {
             env().queue.enqueue(invert.set_args(in, out), NDRange{w, h});
         });
@@ -385,7 +385,7 @@ TEST_CASE("images: a 2D array read in a kernel") {
                            openclaw::WriteImage2D<pixel::rgba_f32>>("layer_sum");
     env().queue.enqueue(sum.set_args(layers, out), NDRange{5, 4});
     std::vector<cl_float4> result(20);
-    out.read(env().queue, result);
+    env().queue.read(out, result);
     for (std::size_t i = 0; i < 20; ++i) {
         for (int c = 0; c < 4; ++c) {
             CHECK(result[i].s[c] == source[i].s[c] + source[20 + i].s[c]);
@@ -454,26 +454,26 @@ TEST_CASE("images: bad input is refused with the call, the code and the value") 
 
         const Image2D<pixel::rgba8> image(env().context, 8, 8);
         std::vector<cl_uchar4> small(63);
-        const auto read = thrown<openclaw::Error>([&] { image.read(env().queue, small); });
+        const auto read = thrown<openclaw::Error>([&] { env().queue.read(image, small); });
         REQUIRE(read);
         CHECK(read->call() == "clEnqueueReadImage");
         CHECK_THAT(read->what(), has("the host span holds 63 pixels"));
         CHECK_THAT(read->what(), has("needs 64"));
 
         const auto outside = thrown<openclaw::Error>(
-            [&] { image.write(env().queue, ImageRegion::rect(6, 0, 3, 1), small); });
+            [&] { env().queue.write(image, ImageRegion::rect(6, 0, 3, 1), small); });
         REQUIRE(outside);
         CHECK(outside->cl_code() == CL_INVALID_VALUE);
         CHECK_THAT(outside->what(), has("is outside the image of 8 x 8 x 1 pixels"));
 
         const auto flat = thrown<openclaw::Error>([&] {
-            image.read(env().queue, ImageRegion{{0, 0, 0}, {2, 2, 0}}, small);
+            env().queue.read(image, ImageRegion{{0, 0, 0}, {2, 2, 0}}, small);
         });
         REQUIRE(flat);
         CHECK_THAT(flat->what(), has("use ImageRegion::rect"));
 
         std::error_code code;
-        const auto view = image.map_read(env().queue, ImageRegion::rect(0, 8, 1, 1), {}, code);
+        const auto view = env().queue.map_read(image, ImageRegion::rect(0, 8, 1, 1), {}, code);
         CHECK_FALSE(view);
         CHECK(code.value() == CL_INVALID_VALUE);
     }
@@ -481,7 +481,7 @@ TEST_CASE("images: bad input is refused with the call, the code and the value") 
         const openclaw::Context other{env().device};
         const Image2D<pixel::rgba8> foreign(other, 4, 4);
         std::vector<cl_uchar4> dst(16);
-        const auto error = thrown<openclaw::Error>([&] { foreign.read(env().queue, dst); });
+        const auto error = thrown<openclaw::Error>([&] { env().queue.read(foreign, dst); });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_CONTEXT);
         CHECK_THAT(error->what(), has("the queue and the image belong to different contexts"));
@@ -537,7 +537,7 @@ TEST_CASE("images: empty and moved-from images, adopt and retain") {
     CHECK(image.width() == 0);
     CHECK(image.context_handle() == nullptr);
     std::vector<cl_uchar4> dst(8);
-    const auto error = thrown<openclaw::Error>([&] { image.read(env().queue, dst); });
+    const auto error = thrown<openclaw::Error>([&] { env().queue.read(image, dst); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_MEM_OBJECT);
     CHECK_THAT(error->what(), has("the image is empty"));
@@ -611,7 +611,7 @@ TEST_CASE("images: a kernel typed from its source takes images of any pixel form
     const Image2D<pixel::r_f32, WriteOnly> out(env().context, 6, 3);
     env().queue.enqueue(brighten.set_args(in, sampler, out, 0.5f), NDRange{6, 3});
     std::vector<cl_float> result(18);
-    out.read(env().queue, result);
+    env().queue.read(out, result);
     for (std::size_t i = 0; i < result.size(); ++i) {
         CHECK(result[i] == values[i] + 0.5f);
     }

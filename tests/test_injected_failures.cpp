@@ -153,7 +153,7 @@ TEST_CASE("a retain failing in a copy throws and leaves both objects as they wer
                           openclaw::ReadWriteBuffer<int>{env().context, 2},
                           counter<cl_mem, CL_MEM_REFERENCE_COUNT>());
         std::vector<int> back(4);
-        buffer.read(env().queue, back);  // still usable
+        env().queue.read(buffer, back);  // still usable
         CHECK(back == std::vector<int>{1, 2, 3, 4});
     }
     SECTION("Program") {
@@ -295,7 +295,7 @@ TEST_CASE("co_await flushes the awaited command's queue, once, before it suspend
     const openclaw::ReadWriteBuffer<cl_int> data{env().context, 64};
     const openclaw::UserEvent gate{env().context};
     const openclaw::Event fill =
-        data.fill(queue, 1, 0, 64, openclaw::with_event, openclaw::after(gate));
+        queue.fill(data.slice(0, 64), 1, openclaw::with_event, openclaw::after(gate));
 
     const long before = injected->calls("clFlush");
     auto on_fill = operator co_await(fill);

@@ -314,7 +314,7 @@ TEST_CASE("A kernel built with CLHPP runs through openclaw") {
         openclaw::from_clhpp<openclaw::ReadWriteBuffer<float>>(clhpp_buffer, env().context);
     env().queue.enqueue(kernel.set_args(data, 3.0f), openclaw::NDRange{host.size()});
     std::vector<float> result(host.size());
-    data.read(env().queue, result);
+    env().queue.read(data, result);
     for (std::size_t i = 0; i < host.size(); ++i) {
         CHECK(result[i] == host[i] * 3.0f);
     }
@@ -337,7 +337,7 @@ TEST_CASE("A kernel built with openclaw runs through CLHPP") {
     // The CLHPP event waited for through openclaw.
     openclaw::from_clhpp(done).wait();
     std::vector<float> result(host.size());
-    data.read(env().queue, result);
+    env().queue.read(data, result);
     for (std::size_t i = 0; i < host.size(); ++i) {
         CHECK(result[i] == host[i] * 0.5f);
     }

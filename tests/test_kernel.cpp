@@ -116,7 +116,7 @@ TEST_CASE("vector add of 1M floats matches the CPU") {
     auto vadd = program().kernel<In<float>, In<float>, Out<float>>("vector_add");
     vadd.set_args(da, db, dc);
     env().queue.enqueue(vadd, NDRange{n}, NDRange{64});
-    dc.read(env().queue, c);
+    env().queue.read(dc, c);
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
         wrong += c[i] == a[i] + b[i] ? 0 : 1;  // exact: both sides add two floats once
@@ -138,7 +138,7 @@ TEST_CASE("a work-group reduction in Local<float> memory matches the CPU") {
     env().queue.enqueue(sum.set_args(din, dpartial, LocalMem<float>{local}, n),
                         NDRange{groups * local}, NDRange{local});
     std::vector<float> partial(groups);
-    dpartial.read(env().queue, partial);
+    env().queue.read(dpartial, partial);
 
     double device_total = 0;
     for (std::size_t g = 0; g < groups; ++g) {
@@ -168,12 +168,12 @@ TEST_CASE("struct and vector scalars are passed by value") {
     transform.set_args(ddata, Transform{2.0f, -5}, weights, ddot);
     env().queue.enqueue(transform, NDRange{256});
     std::vector<cl_int> out(256);
-    ddata.read(env().queue, out);
+    env().queue.read(ddata, out);
     for (cl_int i = 0; i < 256; ++i) {
         CHECK(out[static_cast<std::size_t>(i)] == 2 * i - 5);
     }
     std::vector<float> dot(1);
-    ddot.read(env().queue, dot);
+    env().queue.read(ddot, dot);
     CHECK(dot[0] == 1.0f + 20.0f + 300.0f + 4000.0f);
 }
 
@@ -187,7 +187,7 @@ TEST_CASE("Constant<T> takes a readable buffer and set_arg sets one argument") {
     lookup.set_arg<0>(dtable).set_arg<1>(dindex).set_arg<2>(dout);
     env().queue.enqueue(lookup, NDRange{8});
     std::vector<cl_int> out(8);
-    dout.read(env().queue, out);
+    env().queue.read(dout, out);
     CHECK(out == std::vector<cl_int>{40, 30, 20, 10, 10, 20, 30, 40});
 }
 
@@ -197,7 +197,7 @@ TEST_CASE("scalars convert without narrowing: cl_uint and int literals into cl_u
     fill.set_args(out, 7u);  // unsigned int -> cl_ulong widens: accepted
     env().queue.enqueue(fill, NDRange{4});
     std::vector<cl_uint> back(4);
-    out.read(env().queue, back);
+    env().queue.read(out, back);
     CHECK(back == std::vector<cl_uint>{7, 8, 9, 10});
 }
 
@@ -214,7 +214,7 @@ TEST_CASE("a launch can return its event") {
         env().queue.enqueue(fill, NDRange{64}, NDRange{16}, openclaw::with_event);
     grouped.wait();
     std::vector<cl_uint> back(64);
-    out.read(env().queue, back);
+    env().queue.read(out, back);
     CHECK(back[63] == 163);
 }
 
@@ -229,7 +229,7 @@ TEST_CASE("kernels reading through non-const pointers take ReadOnly buffers, typ
     const openclaw::ReadOnlyBuffer<float> db{env().context, b};
     const auto expect_sum = [&](const openclaw::WriteOnlyBuffer<float>& dc) {
         std::vector<float> c(n);
-        dc.read(env().queue, c);
+        env().queue.read(dc, c);
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < n; ++i) {
             wrong += c[i] == a[i] + b[i] ? 0 : 1;
@@ -278,14 +278,14 @@ TEST_CASE("a launch with a global offset starts the global IDs there") {
     ids.set_args(out, 1000u);
     env().queue.enqueue(ids, openclaw::GlobalOffset{100}, NDRange{64}, NDRange{16});
     std::vector<cl_uint> back(64);
-    out.read(env().queue, back);
+    env().queue.read(out, back);
     for (cl_uint i = 0; i < 64; ++i) {
         CHECK(back[i] == 1100 + i);
     }
     const openclaw::Event event = env().queue.enqueue(
         ids.set_args(out, 0u), openclaw::GlobalOffset{7}, NDRange{64}, openclaw::with_event);
     event.wait();
-    out.read(env().queue, back);
+    env().queue.read(out, back);
     CHECK(back[0] == 7);
     CHECK(back[63] == 70);
 
@@ -424,7 +424,7 @@ TEST_CASE("programs built as OpenCL C 2.0+ may launch non-uniform work-groups") 
     auto fill = cl3.kernel<Out<cl_uint>, cl_ulong>("fill_index");
     env().queue.enqueue(fill.set_args(out, cl_ulong{0}), NDRange{100}, NDRange{64});
     std::vector<cl_uint> back(100);
-    out.read(env().queue, back);
+    env().queue.read(out, back);
     CHECK(back[99] == 99);
     // -cl-uniform-work-group-size takes the permission back.
     const auto uniform = openclaw::Program::build(env().context, source,
@@ -559,15 +559,15 @@ TEST_CASE("objects of different contexts are refused before a driver sees them")
     }
     SECTION("transfers through a queue of another context") {
         std::vector<float> host(64);
-        const auto read = thrown<openclaw::Error>([&] { mine.read(other_queue, host); });
+        const auto read = thrown<openclaw::Error>([&] { other_queue.read(mine, host); });
         REQUIRE(read);
         CHECK(read->cl_code() == CL_INVALID_CONTEXT);
         CHECK_THAT(read->what(), has("clEnqueueReadBuffer: CL_INVALID_CONTEXT (-34): the queue "
                                      "and the buffer belong to different contexts"));
-        const auto fill = thrown<openclaw::Error>([&] { out.fill(other_queue, 1.0f); });
+        const auto fill = thrown<openclaw::Error>([&] { other_queue.fill(out, 1.0f); });
         REQUIRE(fill);
         CHECK(fill->call() == "clEnqueueFillBuffer");
-        const auto copy = thrown<openclaw::Error>([&] { mine.copy_to(env().queue, theirs); });
+        const auto copy = thrown<openclaw::Error>([&] { env().queue.copy(mine, theirs); });
         REQUIRE(copy);
         CHECK_THAT(copy->what(), has("source and destination buffers belong to different"));
     }
@@ -593,7 +593,7 @@ TEST_CASE("errors the driver reports are worded with what openclaw knows") {
                                       "allows at most"));
         env().queue.enqueue(sixteen, NDRange{64}, NDRange{16});  // its own size is fine
         std::vector<cl_int> back(64);
-        data.read(env().queue, back);
+        env().queue.read(data, back);
         CHECK(back[63] == 16);
     }
     SECTION("a scalar whose C++ type has another size than the kernel's parameter") {
@@ -642,12 +642,12 @@ TEST_CASE("moved-from kernels and queues are refused as empty, before the driver
           "clEnqueueNDRangeKernel: CL_INVALID_COMMAND_QUEUE (-36): the queue is empty "
           "(default-constructed or moved-from)");
     std::vector<cl_uint> back(64);
-    const auto read_error = thrown<openclaw::Error>([&] { out.read(queue, back); });
+    const auto read_error = thrown<openclaw::Error>([&] { queue.read(out, back); });
     REQUIRE(read_error);
     CHECK(std::string(read_error->what()) ==
           "clEnqueueReadBuffer: CL_INVALID_COMMAND_QUEUE (-36): the queue is empty "
           "(default-constructed or moved-from)");
     other.enqueue(taken, NDRange{64});  // the objects moved to work
-    out.read(other, back);
+    other.read(out, back);
     CHECK(back[63] == 63);
 }

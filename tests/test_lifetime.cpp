@@ -122,7 +122,7 @@ struct Launch {
         }
         if (queue && buffer) {
             std::vector<cl_int> back(n);
-            buffer->read(*queue, back);
+            queue->read(*buffer, back);
             if (back != std::vector<cl_int>(n, expected)) {
                 return "the buffer holds " + std::to_string(back[0]) + ", expected " +
                        std::to_string(expected);
@@ -217,6 +217,6 @@ TEST_CASE("objects work after the objects they were made from are gone") {
     second.reset();  // a copy of the queue going away changes nothing
     launched.wait();
     std::vector<cl_int> back(n);
-    buffer.read(queue, back);
+    queue.read(buffer, back);
     CHECK(back == std::vector<cl_int>(n, 6));
 }

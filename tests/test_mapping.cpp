@@ -37,13 +37,13 @@ const openclaw::Program& program() {
 TEST_CASE("map_write, a kernel, then map_read: a round trip through the host") {
     const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, 1000};
     {
-        const openclaw::MappedSpan<cl_int> view = buffer.map_write(env().queue);
+        const openclaw::MappedSpan<cl_int> view = env().queue.map_write(buffer);
         REQUIRE(view.size() == 1000);
         std::iota(view.begin(), view.end(), 0);
     }  // unmapped here
     auto twice = program().kernel<InOut<cl_int>>("twice");
     env().queue.enqueue(twice.set_args(buffer), NDRange{1000});
-    const openclaw::MappedSpan<const cl_int> result = buffer.map_read(env().queue);
+    const openclaw::MappedSpan<const cl_int> result = env().queue.map_read(buffer);
     const std::span<const cl_int> values = result;  // usable as a span
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (values[i] != static_cast<cl_int>(2 * i)) {
@@ -58,24 +58,25 @@ TEST_CASE("views of a range read and write only that range") {
     std::iota(host.begin(), host.end(), 0);
     const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, host};
     {
-        auto view = buffer.map_read_write(env().queue, 10, 4);
+        auto view = env().queue.map_read_write(buffer.slice(10, 4));
         REQUIRE(view.size() == 4);
         CHECK(view[0] == 10);
         CHECK(view[3] == 13);
         view[1] = -1;
     }
     std::vector<cl_int> back(64);
-    buffer.read(env().queue, back);
+    env().queue.read(buffer, back);
     CHECK(back[10] == 10);
     CHECK(back[11] == -1);
     CHECK(back[12] == 12);
 
-    const auto error = thrown<openclaw::Error>([&] { (void)buffer.map_read(env().queue, 60, 5); });
+    const auto error =
+        thrown<openclaw::Error>([&] { (void)env().queue.map_read(buffer.slice(60, 5)); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_VALUE);
     CHECK_THAT(error->what(), has("map [60, 60 + 5) is out of range: the buffer holds 64"));
     // An empty range maps nothing.
-    const auto empty = buffer.map_read(env().queue, 64, 0);
+    const auto empty = env().queue.map_read(buffer.slice(64, 0));
     CHECK(empty.empty());
 }
 
@@ -84,7 +85,7 @@ TEST_CASE("a view outlives the Buffer and Queue variables it came from") {
     {
         const openclaw::Queue queue{env().context, env().device};
         const openclaw::ReadOnlyBuffer<float> buffer{env().context, std::vector<float>(8, 1.5f)};
-        view = buffer.map_read(queue);
+        view = queue.map_read(buffer);
     }
     REQUIRE(view.size() == 8);
     CHECK(view[0] == 1.5f);
@@ -98,12 +99,12 @@ TEST_CASE("a view outlives the Buffer and Queue variables it came from") {
 TEST_CASE("views move, and a moved-to view unmaps what it held") {
     const openclaw::ReadWriteBuffer<int> a{env().context, 16};
     const openclaw::ReadWriteBuffer<int> b{env().context, 16};
-    auto first = a.map_write(env().queue);
+    auto first = env().queue.map_write(a);
     auto second = std::move(first);
     CHECK(first.empty());  // NOLINT(bugprone-use-after-move): checking the moved-from view
     CHECK(second.size() == 16);
     CHECK(a.info<CL_MEM_MAP_COUNT>() == 1);
-    second = b.map_write(env().queue);  // unmaps a
+    second = env().queue.map_write(b);  // unmaps a
     env().queue.finish();
     CHECK(a.info<CL_MEM_MAP_COUNT>() == 0);
     CHECK(b.info<CL_MEM_MAP_COUNT>() == 1);
@@ -113,7 +114,7 @@ TEST_CASE("a buffer mapped for writing cannot reach a kernel or a transfer") {
     const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, 64};
     const openclaw::ReadWriteBuffer<cl_int> other{env().context, 64};
     auto copy = program().kernel<In<cl_int>, Out<cl_int>>("copy");
-    auto view = buffer.map_write(env().queue);
+    auto view = env().queue.map_write(buffer);
 
     const auto as_argument = thrown<openclaw::Error>([&] { copy.set_args(buffer, other); });
     REQUIRE(as_argument);
@@ -122,43 +123,43 @@ TEST_CASE("a buffer mapped for writing cannot reach a kernel or a transfer") {
     CHECK_THAT(as_argument->what(), has("would be read while bytes [0, 256) are mapped for writing "
                                         "by a live MappedSpan"));
     std::vector<cl_int> host(64);
-    const auto read = thrown<openclaw::Error>([&] { buffer.read(env().queue, host); });
+    const auto read = thrown<openclaw::Error>([&] { env().queue.read(buffer, host); });
     REQUIRE(read);
     CHECK(read->call() == "clEnqueueReadBuffer");
-    CHECK(thrown<openclaw::Error>([&] { buffer.write(env().queue, host); }));
-    CHECK(thrown<openclaw::Error>([&] { other.copy_to(env().queue, buffer); }));
-    CHECK(thrown<openclaw::Error>([&] { buffer.fill(env().queue, 0); }));
-    CHECK(thrown<openclaw::Error>([&] { (void)buffer.map_read(env().queue); }));
+    CHECK(thrown<openclaw::Error>([&] { env().queue.write(buffer, host); }));
+    CHECK(thrown<openclaw::Error>([&] { env().queue.copy(other, buffer); }));
+    CHECK(thrown<openclaw::Error>([&] { env().queue.fill(buffer, 0); }));
+    CHECK(thrown<openclaw::Error>([&] { (void)env().queue.map_read(buffer); }));
 
     view.unmap();
     copy.set_args(buffer, other);  // fine once unmapped
-    buffer.read(env().queue, host);
+    env().queue.read(buffer, host);
 }
 
 TEST_CASE("a buffer mapped for reading may still be read, not written") {
     const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, std::vector<cl_int>(64, 7)};
     const openclaw::ReadWriteBuffer<cl_int> other{env().context, 64};
     auto copy = program().kernel<In<cl_int>, Out<cl_int>>("copy");
-    const auto view = buffer.map_read(env().queue);
+    const auto view = env().queue.map_read(buffer);
     copy.set_args(buffer, other);  // the kernel only reads it
     std::vector<cl_int> host(64);
-    buffer.read(env().queue, host);
+    env().queue.read(buffer, host);
     CHECK(host[0] == 7);
-    const auto second = buffer.map_read(env().queue, 0, 8);  // two read mappings may overlap
+    const auto second = env().queue.map_read(buffer.slice(0, 8));  // two read mappings may overlap
     CHECK(second[0] == 7);
 
     const auto as_output = thrown<openclaw::Error>([&] { copy.set_args(other, buffer); });
     REQUIRE(as_output);
     CHECK_THAT(as_output->what(), has("would be written while bytes [0, 256) are mapped for "
                                       "reading"));
-    CHECK(thrown<openclaw::Error>([&] { buffer.write(env().queue, host); }));
+    CHECK(thrown<openclaw::Error>([&] { env().queue.write(buffer, host); }));
 }
 
 TEST_CASE("a mapping made after set_args is caught at launch") {
     const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, 64};
     auto twice = program().kernel<InOut<cl_int>>("twice");
     twice.set_args(buffer);
-    const auto view = buffer.map_read(env().queue);
+    const auto view = env().queue.map_read(buffer);
     const auto error = thrown<openclaw::Error>([&] { env().queue.enqueue(twice, NDRange{64}); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_OPERATION);
@@ -170,10 +171,10 @@ TEST_CASE("mappings of a sub-buffer conflict only with overlapping uses of its r
     const openclaw::ReadWriteBuffer<cl_int> root{env().context, 4 * step};
     const auto first = root.sub(0, step);
     const auto last = root.sub(3 * step, step);
-    auto view = first.map_write(env().queue);
+    auto view = env().queue.map_write(first);
     std::vector<cl_int> host(step, 1);
-    last.write(env().queue, host);  // no overlap: allowed
-    const auto error = thrown<openclaw::Error>([&] { root.write(env().queue, host); });
+    env().queue.write(last, host);  // no overlap: allowed
+    const auto error = thrown<openclaw::Error>([&] { env().queue.write(root, host); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_OPERATION);
 }
@@ -183,20 +184,20 @@ TEST_CASE("map_write keeps what the host does not overwrite; map_discard need no
     std::iota(host.begin(), host.end(), 0);
     const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, host};
     {
-        auto view = buffer.map_write(env().queue, 16, 32);
+        auto view = env().queue.map_write(buffer.slice(16, 32));
         CHECK(view.size() == 32);
         view[0] = -1;  // one element of the 32; the other 31 keep their values
     }
     std::vector<cl_int> back(256);
-    buffer.read(env().queue, back);
+    env().queue.read(buffer, back);
     CHECK(back[16] == -1);
     CHECK(back[17] == 17);
     CHECK(back[47] == 47);
     CHECK(back[48] == 48);
     {
-        auto view = buffer.map_discard(env().queue);
+        auto view = env().queue.map_discard(buffer);
         std::fill(view.begin(), view.end(), 5);
     }
-    buffer.read(env().queue, back);
+    env().queue.read(buffer, back);
     CHECK(back == std::vector<cl_int>(256, 5));
 }

@@ -97,7 +97,7 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
     }
     openclaw::Event::wait_all(done);
     std::vector<float> split_result(n);
-    dc.read(queues.front(), split_result);
+    queues.front().read(dc, split_result);
 
     // The same on the root device alone.
     const openclaw::ReadOnlyBuffer<float> ra{env().context, a};
@@ -107,7 +107,7 @@ __kernel void add(__global const float* a, __global const float* b, __global flo
     auto add = single.kernel<In<float>, In<float>, Out<float>>("add");
     env().queue.enqueue(add.set_args(ra, rb, rc), NDRange{n});
     std::vector<float> single_result(n);
-    rc.read(env().queue, single_result);
+    env().queue.read(rc, single_result);
     CHECK(split_result == single_result);
 }
 
@@ -140,7 +140,7 @@ __kernel void mark(__global int* out, const int value) { out[get_global_id(0)] =
     auto mark = one.kernel<openclaw::Out<cl_int>, cl_int>("mark");
     env().queue.enqueue(mark.set_args(out, 9), NDRange{16});
     std::vector<cl_int> back(16);
-    out.read(env().queue, back);
+    env().queue.read(out, back);
     CHECK(back == std::vector<cl_int>(16, 9));
 
     const openclaw::Device& root = env().device;
@@ -170,7 +170,7 @@ __kernel void mark(__global int* out, const int value) { out[get_global_id(0)] =
     on_first.set_args(shared, 4);
     const openclaw::Queue first{context, devices[0]};
     first.enqueue(on_first, NDRange{16});
-    shared.read(first, back);
+    first.read(shared, back);
     CHECK(back == std::vector<cl_int>(16, 4));
     // The other device has no executable for it where the driver builds per device: it refuses
     // the launch, and openclaw says why. (PoCL builds a sub-device's program for the root

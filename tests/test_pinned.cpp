@@ -32,9 +32,9 @@ TEST_CASE("pinned memory is host memory that transfers read and write directly")
     const auto values = pattern(1000, 7);
     std::copy(values.begin(), values.end(), pinned.begin());
     const openclaw::ReadWriteBuffer<cl_uint> device{env().context, 1000};
-    device.write(env().queue, pinned);
+    env().queue.write(device, pinned);
     openclaw::PinnedBuffer<cl_uint> back{env().queue, 1000};
-    device.read(env().queue, back);
+    env().queue.read(device, back);
     CHECK(std::equal(back.begin(), back.end(), values.begin()));
     const std::span<const cl_uint> view = back;
     CHECK(view.size() == 1000);
@@ -52,27 +52,29 @@ TEST_CASE("asynchronous transfers return at once and keep their pinned memory al
     openclaw::PinnedBuffer<cl_uint> source{env().queue, n};
     std::copy(values.begin(), values.end(), source.begin());
     const openclaw::ReadWriteBuffer<cl_uint> device{env().context, n};
-    const openclaw::Event written = device.write_async(env().queue, source);
+    const openclaw::Event written = env().queue.write(device, source, openclaw::nonblocking);
     openclaw::Event read;
     {
         openclaw::PinnedBuffer<cl_uint> target{env().queue, n};
-        read = device.read_async(env().queue, target);
+        read = env().queue.read(device, target, openclaw::nonblocking);
         // target is destroyed here, while the read may still be running: its destructor waits.
     }
     CHECK(read.is_complete());
     written.wait();
     openclaw::PinnedBuffer<cl_uint> check{env().queue, n};
-    const openclaw::Event again = device.read_async_at(env().queue, 0, check);
+    const openclaw::Event again =
+        env().queue.read(device.slice(0, check.size()), check, openclaw::nonblocking);
     check.wait();
     CHECK(again.is_complete());
     CHECK(std::equal(check.begin(), check.end(), values.begin()));
 
     openclaw::PinnedBuffer<cl_uint> too_big{env().queue, n + 1};
-    const auto error =
-        thrown<openclaw::Error>([&] { (void)device.write_async(env().queue, too_big); });
+    const auto error = thrown<openclaw::Error>(
+        [&] { (void)env().queue.write(device, too_big, openclaw::nonblocking); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_VALUE);
-    CHECK_THAT(error->what(), has("is out of range: the buffer holds " + std::to_string(n)));
+    CHECK_THAT(error->what(), has("the source holds " + std::to_string(n + 1) +
+                                  " elements, the region only " + std::to_string(n)));
 }
 
 TEST_CASE("staged transfers move every element, at any size and offset") {
@@ -87,18 +89,18 @@ TEST_CASE("staged transfers move every element, at any size and offset") {
         INFO("elements: " << n);
         const std::size_t size = n + 100;
         const openclaw::ReadWriteBuffer<cl_uint> device{env().context, size};
-        device.fill(staged, 0xDEADBEEFu);
+        staged.fill(device, 0xDEADBEEFu);
         const auto values = pattern(n, static_cast<cl_uint>(n));
-        device.write_at(staged, 100, values);
+        staged.write(device.slice(100, values.size()), values);
         std::vector<cl_uint> back(n, 0);
-        device.read_at(staged, 100, back);
+        staged.read(device.slice(100, back.size()), back);
         CHECK(back == values);
         // The same data through an unstaged queue, and the elements before the offset intact.
         staged.finish();  // the fill (and any write) ran on the other queue
         std::vector<cl_uint> direct(size);
         const openclaw::Queue plain{
             env().context, env().device, {.staging = openclaw::Staging::never}};
-        device.read(plain, direct);
+        plain.read(device, direct);
         CHECK(std::vector<cl_uint>(direct.begin() + 100, direct.end()) == values);
         CHECK(direct[99] == 0xDEADBEEFu);
     }

@@ -44,7 +44,7 @@ TEST_CASE("build options reach the compiler") {
     auto add = program.kernel<openclaw::InOut<cl_int>>("add_constant");
     env().queue.enqueue(add.set_args(data), openclaw::NDRange{16});
     std::vector<cl_int> back(16);
-    data.read(env().queue, back);
+    env().queue.read(data, back);
     CHECK(back == std::vector<cl_int>(16, 43));
 }
 
@@ -277,7 +277,7 @@ std::vector<cl_int> run_report(const openclaw::Program& program) {
     auto report = program.kernel<openclaw::Out<cl_int>>("report");
     env().queue.enqueue(report.set_args(out), openclaw::NDRange{1});
     std::vector<cl_int> back(8);
-    out.read(env().queue, back);
+    env().queue.read(out, back);
     return back;
 }
 
@@ -425,7 +425,7 @@ TEST_CASE("a program's binaries build it again") {
     auto add = again.kernel<openclaw::InOut<cl_int>>("add_constant");
     env().queue.enqueue(add.set_args(data), openclaw::NDRange{8});
     std::vector<cl_int> back(8);
-    data.read(env().queue, back);
+    env().queue.read(data, back);
     CHECK(back == std::vector<cl_int>(8, 6));
 }
 
@@ -560,9 +560,9 @@ TEST_CASE("kernels from one program have their own argument values") {
     env().queue.enqueue(first, openclaw::NDRange{4});
     env().queue.enqueue(second, openclaw::NDRange{4});
     std::vector<cl_int> back(4);
-    a.read(env().queue, back);
+    env().queue.read(a, back);
     CHECK(back == std::vector<cl_int>(4, 12));
-    b.read(env().queue, back);
+    env().queue.read(b, back);
     CHECK(back == std::vector<cl_int>(4, 21));
 
     // A kernel that is never given arguments is still refused at launch.
@@ -613,7 +613,7 @@ __kernel void apply(__global int* data) {
     const openclaw::ReadWriteBuffer<cl_int> data{env().context, host};
     auto apply = linked.kernel<openclaw::InOut<cl_int>>("apply");
     env().queue.enqueue(apply.set_args(data), openclaw::NDRange{4});
-    data.read(env().queue, host);
+    env().queue.read(data, host);
     CHECK(host == std::vector<cl_int>{6, 9, 12, 15});
 
     // A header the source names but compile() was not given: the compiler's log says so.

@@ -464,7 +464,7 @@ TEST_CASE("kernels without parameters build with the arg info openclaw adds, on 
     env().queue.enqueue(empty.set_args(), NDRange{64});
     env().queue.enqueue(mark.set_args(flags, 7), NDRange{64});
     std::vector<cl_int> back(64);
-    flags.read(env().queue, back);
+    env().queue.read(flags, back);
     CHECK(std::count(back.begin(), back.end(), 7) == 64);
 
     // Asked for in the caller's own words, the option stays: there the driver's failure is
@@ -493,7 +493,7 @@ TEST_CASE("source-typed kernels run: saxpy and a local-memory reduction") {
     const openclaw::ReadWriteBuffer<float> dy{env().context, y};
     auto saxpy = corpus_program().kernel<corpus::signatures, "saxpy">();
     env().queue.enqueue(saxpy.set_args(2.0f, dx, dy, n), NDRange{1024});
-    dy.read(env().queue, y);
+    env().queue.read(dy, y);
     for (cl_int i = 0; i < n; i += 111) {
         CHECK(y[static_cast<std::size_t>(i)] == 2.0f * static_cast<float>(i) + 1.0f);
     }
@@ -503,7 +503,7 @@ TEST_CASE("source-typed kernels run: saxpy and a local-memory reduction") {
     env().queue.enqueue(reduce.set_args(dx, partial, LocalMem<float>{64}, cl_uint{n}),
                         NDRange{1024}, NDRange{64});
     std::vector<float> sums(16);
-    partial.read(env().queue, sums);
+    env().queue.read(partial, sums);
     float total = 0;
     for (float s : sums) {
         total += s;
@@ -707,7 +707,7 @@ TEST_CASE("DynamicKernel: set_args checked at run time against the driver's desc
                   "int n)");
         }
         env().queue.enqueue(saxpy.set_args(3.0f, dx, dy, cl_int{64}), NDRange{64});
-        dy.read(env().queue, y);
+        env().queue.read(dy, y);
         CHECK(y[0] == 7.0f);
         CHECK(y[63] == 7.0f);
         // ReadWrite buffers fit const and non-const pointers alike; set_arg sets one.
@@ -815,10 +815,10 @@ TEST_CASE("DynamicKernel: buffers mapped on the host are checked as for typed ke
     const openclaw::ReadWriteBuffer<float> y{env().context, std::vector<float>(64, 2.0f)};
     {
         // Mapped for reading: the kernel may read x ...
-        const auto view = x.map_read(env().queue);
+        const auto view = env().queue.map_read(x);
         saxpy.set_args(1.0f, x, y, cl_int{64});
         // ... but not write y while the host reads it.
-        const auto read_view = y.map_read(env().queue);
+        const auto read_view = env().queue.map_read(y);
         const auto error = thrown<openclaw::Error>([&] { saxpy.set_args(1.0f, x, y, cl_int{64}); });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_OPERATION);
@@ -832,7 +832,7 @@ TEST_CASE("DynamicKernel: buffers mapped on the host are checked as for typed ke
     }
     env().queue.enqueue(saxpy, NDRange{64});
     std::vector<float> back(64);
-    y.read(env().queue, back);
+    env().queue.read(y, back);
     CHECK(back[5] == 3.0f);
 }
 
@@ -889,7 +889,7 @@ TEST_CASE("DynamicKernel: SVM pointers and clones") {
     }
     env().queue.enqueue(copy, NDRange{64});
     std::vector<float> back(64);
-    y.read(env().queue, back);
+    env().queue.read(y, back);
     CHECK(back[63] == 5.0f);
 }
 
@@ -911,7 +911,7 @@ TEST_CASE("DynamicKernel without arg info: the count here, sizes by the driver")
                                  "bytes"));
     env().queue.enqueue(saxpy.set_args(2.0f, dx, dy, cl_int{64}), NDRange{64});
     std::vector<float> y(64);
-    dy.read(env().queue, y);
+    env().queue.read(dy, y);
     CHECK(y[10] == 3.0f);
 }
 

@@ -59,7 +59,7 @@ TEST_CASE("a buffer split four ways is processed by four launches, visible in th
                             NDRange{part});
     }
     std::vector<float> back(n);
-    whole.read(env().queue, back);
+    env().queue.read(whole, back);
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const float expected = static_cast<float>(i) + 1000.0f * static_cast<float>(i / part + 1);
@@ -108,7 +108,7 @@ TEST_CASE("a sub-buffer of a sub-buffer is cut from the root") {
     CHECK(inner.info<CL_MEM_ASSOCIATED_MEMOBJECT>() == root.get());
     CHECK(inner.info<CL_MEM_OFFSET>() == 3 * align * sizeof(float));
     std::vector<float> back(2 * align);
-    inner.read(env().queue, back);
+    env().queue.read(inner, back);
     CHECK(back.front() == static_cast<float>(3 * align));
     CHECK(back.back() == static_cast<float>(5 * align - 1));
     // Alignment is checked on the offset in the root.
@@ -145,7 +145,7 @@ TEST_CASE("a sub-buffer keeps its root alive") {
     CHECK(openclaw::detail::get_info<cl_mem, CL_MEM_REFERENCE_COUNT>(openclaw::OnError{},
                                                                      root_raw) >= 1);
     std::vector<float> back(align);
-    part.read(env().queue, back);
+    env().queue.read(part, back);
     CHECK(back[0] == 4.0f);
     // Wrapping a raw sub-buffer finds its root too.
     const auto wrapped = openclaw::ReadWriteBuffer<float>::retain(part.get());

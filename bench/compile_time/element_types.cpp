@@ -67,15 +67,16 @@ bool round_trip(const openclaw::Context& context, const openclaw::Queue& queue, 
     std::vector<T> host(n);
     const openclaw::ReadWriteBuffer<T> data{context, n};
     const openclaw::WriteOnlyBuffer<T> out{context, n};
-    data.write(queue, host);
-    data.fill(queue, T{}, 0, n / 2);
-    data.copy_to(queue, out);
-    out.read(queue, host);
+    queue.write(data, host);
+    queue.fill(data.slice(0, n / 2), T{});
+    queue.copy(data, out);
+    queue.read(out, host);
     {
-        const auto view = data.map_read(queue);
+        const auto view = queue.map_read(data);
         host.assign(view.begin(), view.end());
     }
-    data.read_at(queue, n / 2, std::span<T>(host).first(n / 2));
+    queue.read(data.slice(n / 2, std::size(std::span<T>(host).first(n / 2))),
+               std::span<T>(host).first(n / 2));
     return host.size() == n;
 }
 #endif

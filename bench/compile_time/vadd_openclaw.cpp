@@ -78,7 +78,7 @@ int main(int argc, char** argv) try {
     for (int r = 0; r < reps; ++r) {
         queue.enqueue(vector_add.set_args(a, b, c, n), openclaw::NDRange{n});
     }
-    c.read(queue, host_c);
+    queue.read(c, host_c);
     for (cl_uint i = 0; i < n; ++i) {
         if (host_c[i] != host_a[i] + host_b[i]) {
             std::fprintf(stderr, "c[%u] = %g, expected %g\n", i, host_c[i], host_a[i] + host_b[i]);

@@ -72,10 +72,10 @@ class Pipeline {
         return timed([&] {
             for (std::size_t c = 0; c < inputs_.size(); ++c) {
                 Slot& slot = slots_[0];
-                slot.in.write(transfers_, inputs_[c]);
+                transfers_.write(slot.in, inputs_[c]);
                 transfers_.enqueue(kernel_.set_args(slot.in, slot.out, work_),
                                    openclaw::NDRange{chunk_});
-                slot.out.read(transfers_, outputs_[c]);
+                transfers_.read(slot.out, outputs_[c]);
             }
         });
     }
@@ -89,8 +89,8 @@ class Pipeline {
             const auto upload = [&](std::size_t c) {
                 Slot& slot = slots_[c % 2];
                 // The slot's input is free once the kernel of chunk c-2 has read it.
-                uploaded[c] = slot.in.write_async(
-                    transfers_, inputs_[c],
+                uploaded[c] = transfers_.write(
+                    slot.in, inputs_[c], openclaw::nonblocking,
                     c >= 2 ? openclaw::after(computed[c - 2]) : openclaw::WaitList{});
             };
             upload(0);
@@ -107,8 +107,8 @@ class Pipeline {
                 if (c + 1 < n) {
                     upload(c + 1);
                 }
-                downloaded[c] =
-                    slot.out.read_async(transfers_, outputs_[c], openclaw::after(computed[c]));
+                downloaded[c] = transfers_.read(slot.out, outputs_[c], openclaw::nonblocking,
+                                                openclaw::after(computed[c]));
                 transfers_.flush();
             }
             openclaw::Event::wait_all(downloaded);
@@ -154,10 +154,10 @@ class Pipeline {
         Slot& slot = slots_[first];
         Kernel kernel = kernel_.clone();  // a kernel's arguments are per coroutine, not shared
         for (std::size_t c = first; c < inputs_.size(); c += 2) {
-            co_await slot.in.write_async(transfers_, inputs_[c]);
+            co_await transfers_.write(slot.in, inputs_[c], openclaw::nonblocking);
             co_await compute_.enqueue(kernel.set_args(slot.in, slot.out, work_),
                                       openclaw::NDRange{chunk_}, openclaw::with_event);
-            co_await slot.out.read_async(transfers_, outputs_[c]);
+            co_await transfers_.read(slot.out, outputs_[c], openclaw::nonblocking);
         }
         co_return 0;
     }

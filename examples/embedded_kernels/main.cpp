@@ -85,9 +85,9 @@ int main() try {
     queue.enqueue(energy.set_args(particles, partial, openclaw::LocalMem<float>{group}, n),
                   openclaw::NDRange{n}, openclaw::NDRange{group});
     std::vector<Particle> device_result(n);
-    particles.read(queue, device_result);
+    queue.read(particles, device_result);
     std::vector<float> sums(n / group);
-    partial.read(queue, sums);
+    queue.read(partial, sums);
 
     // The same steps on the host.
     double host_energy = 0;

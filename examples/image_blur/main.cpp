@@ -106,7 +106,7 @@ int main(int argc, char** argv) try {
     queue.enqueue(blur.set_args(input, clamp, output, cl_int{radius}), openclaw::NDRange{w, h});
 
     std::vector<cl_uchar4> result(w * h);
-    output.read(queue, result);
+    queue.read(output, result);
 
     const std::vector<float> expected = host_blur(picture, width, height, radius);
     float worst = 0.0f;

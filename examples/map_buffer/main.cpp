@@ -28,7 +28,7 @@ int main() try {
     {
         // Every element is overwritten: map_discard does not copy the old contents to the host
         // (map_write would, keeping what the host leaves untouched).
-        openclaw::MappedSpan<float> view = data.map_discard(queue);
+        openclaw::MappedSpan<float> view = queue.map_discard(data);
         std::iota(view.begin(), view.end(), 0.0f);
     }  // unmapped here
 
@@ -36,7 +36,7 @@ int main() try {
     auto scale = program.kernel<openclaw::InOut<float>, cl_float>("scale");
     queue.enqueue(scale.set_args(data, 0.5f), openclaw::NDRange{n});
 
-    const openclaw::MappedSpan<const float> result = data.map_read(queue);
+    const openclaw::MappedSpan<const float> result = queue.map_read(data);
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < result.size(); ++i) {
         wrong += result[i] == 0.5f * static_cast<float>(i) ? 0 : 1;

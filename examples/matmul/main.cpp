@@ -94,7 +94,7 @@ int main(int argc, char** argv) try {
             best = std::min(best, run.duration());
         }
     }
-    c.read(queue, host_c);
+    queue.read(c, host_c);
 
     // Sampled entries against a double-precision dot product. A float sum of n products is off by
     // at most about n * epsilon * sum|a_ik * b_kj| whatever the order of the additions.

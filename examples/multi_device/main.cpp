@@ -95,7 +95,7 @@ int main() try {
         queues[d].flush();
     }
     openclaw::Event::wait_all(done);
-    dc.read(queues.front(), c);
+    queues.front().read(dc, c);
     for (std::size_t i = 0; i < n; ++i) {
         if (c[i] != a[i] + b[i]) {
             std::printf("multi_device: FAILED at element %zu\n", i);

@@ -146,8 +146,8 @@ int main(int argc, char** argv) try {
                                     static_cast<cl_uint>(n)),
                       openclaw::NDRange{n}, openclaw::NDRange{block});
     }
-    pos[steps % 2].read(queue, host_pos);
-    vel[steps % 2].read(queue, host_vel);
+    queue.read(pos[steps % 2], host_pos);
+    queue.read(vel[steps % 2], host_vel);
 
     for (int s = 0; s < steps; ++s) {
         host_step(bodies);

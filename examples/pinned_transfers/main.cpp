@@ -42,21 +42,22 @@ int main(int argc, char** argv) try {
     openclaw::ReadWriteBuffer<float> on_device{context, n};
 
     std::printf("write from pageable memory:  %6.2f GB/s\n",
-                gigabytes_per_second(bytes, [&] { on_device.write(queue, pageable); }));
+                gigabytes_per_second(bytes, [&] { queue.write(on_device, pageable); }));
     std::printf("write from pinned memory:    %6.2f GB/s\n",
-                gigabytes_per_second(bytes, [&] { on_device.write(queue, pinned); }));
+                gigabytes_per_second(bytes, [&] { queue.write(on_device, pinned); }));
     std::printf("read into pageable memory:   %6.2f GB/s\n",
-                gigabytes_per_second(bytes, [&] { on_device.read(queue, pageable); }));
+                gigabytes_per_second(bytes, [&] { queue.read(on_device, pageable); }));
     std::printf("read into pinned memory:     %6.2f GB/s\n",
-                gigabytes_per_second(bytes, [&] { on_device.read(queue, pinned); }));
+                gigabytes_per_second(bytes, [&] { queue.read(on_device, pinned); }));
     // Asynchronous: the call returns at once; `pinned` knows the transfer uses it, so even
     // destroying it now would wait for the copy first.
     std::printf("async write from pinned:     %6.2f GB/s\n", gigabytes_per_second(bytes, [&] {
-                    const openclaw::Event done = on_device.write_async(queue, pinned);
+                    const openclaw::Event done =
+                        queue.write(on_device, pinned, openclaw::nonblocking);
                     done.wait();
                 }));
 
-    on_device.read(queue, pageable);
+    queue.read(on_device, pageable);
     for (std::size_t i = 0; i < n; i += 4096) {
         if (pageable[i] != 1.0f) {
             std::printf("pinned_transfers: FAILED, wrong data at %zu\n", i);

@@ -90,7 +90,7 @@ int main(int argc, char** argv) try {
                   openclaw::NDRange{local}, openclaw::NDRange{local});
 
     std::vector<cl_uint> result(1);
-    total.read(queue, result);
+    queue.read(total, result);
     if (result[0] != expected) {
         std::printf("reduction: FAILED, device sum %u, host sum %u\n", result[0], expected);
         return EXIT_FAILURE;

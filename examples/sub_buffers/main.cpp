@@ -47,7 +47,7 @@ int main() try {
         }
     }
 
-    whole.read(queue, host);
+    queue.read(whole, host);
     for (std::size_t i = 0; i < host.size(); ++i) {
         if (host[i] != static_cast<cl_int>(i / part + 1)) {
             std::printf("sub_buffers: FAILED at element %zu\n", i);

@@ -50,7 +50,7 @@ int main() try {
     const std::size_t local = 64;
     const std::size_t global = (n + local - 1) / local * local;  // a multiple of the group size
     queue.enqueue(vadd, openclaw::NDRange{global}, openclaw::NDRange{local});
-    c.read(queue, host_c);  // blocking: host_c holds the result on return
+    queue.read(c, host_c);  // blocking: host_c holds the result on return
 
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {

@@ -3,9 +3,11 @@
 // Buffer<T, Access>: device memory of `size()` elements of T (typed memory layer). Access says
 // what KERNELS may do with it (it becomes CL_MEM_READ_ONLY, ...) and is checked by
 // Kernel::set_args at compile time; the host may write a read-only buffer and read a write-only
-// one. Sizes and offsets are in elements throughout. Every member forwards to the non-template
-// memory core (detail/memory.hpp) with the element's size, so an element type costs almost
-// nothing to compile.
+// one. Sizes and offsets are in elements throughout. Also here: BufferSlice (a region of a
+// buffer), HostTransfer, and the definitions of the queue's buffer commands (queue.read(buffer,
+// dst), write, copy, fill, map_*). Everything forwards to the non-template memory core
+// (detail/memory.hpp) with the element's size, so an element type costs almost nothing to
+// compile.
 
 #include <openclaw/detail/memory.hpp>
 #include <openclaw/event.hpp>
@@ -208,6 +210,17 @@ class Buffer {
     /// True for a buffer made by sub().
     bool is_sub_buffer() const noexcept { return static_cast<bool>(mem_.root); }
 
+    /// `count` elements from element `offset`, as a region for the queue's commands
+    /// (`queue.read(buffer.slice(8, 4), dst)`): a view, checked by the command that uses it.
+    [[nodiscard]] BufferSlice<T, Access> slice(std::size_t offset,
+                                               std::size_t count) const noexcept {
+        return BufferSlice<T, Access>(*this, offset, count);
+    }
+    /// The elements from element `offset` to the end (none if offset is past it).
+    [[nodiscard]] BufferSlice<T, Access> slice(std::size_t offset) const noexcept {
+        return BufferSlice<T, Access>(*this, offset, offset < size() ? size() - offset : 0);
+    }
+
     /// The same memory seen as elements of U (a float buffer as float4, a cl_uint4 one as
     /// cl_uint), sharing the memory object and its mappings; the buffer's size in bytes must be
     /// a whole number of U (CL_INVALID_BUFFER_SIZE otherwise). The access stays the same.
@@ -229,188 +242,6 @@ class Buffer {
                                                        : HostAccess::read_write;
     }
 
-    // ---- blocking transfers --------------------------------------------------------------
-
-    /// Blocking read of the whole buffer into `dst`, which must hold at least size() elements.
-    /// Large reads into pageable memory of a discrete device are pipelined through pinned
-    /// staging buffers (see QueueOptions::staging).
-    void read(const Queue& queue, std::span<T> dst, const WaitList& wait = {},
-              OnError on_error = {}) const {
-        if (detail::check_destination(mem_, dst.size(), element, on_error)) {
-            detail::transfer(mem_, Direction::read, queue, 0, size(), element, dst.data(), true,
-                             wait, on_error);
-        }
-    }
-    /// Blocking read of dst.size() elements starting at element `offset`.
-    void read_at(const Queue& queue, std::size_t offset, std::span<T> dst,
-                 const WaitList& wait = {}, OnError on_error = {}) const {
-        detail::transfer(mem_, Direction::read, queue, offset, dst.size(), element, dst.data(),
-                         true, wait, on_error);
-    }
-    /// Blocking read into pinned memory: straight at the DMA rate, no staging.
-    void read(const Queue& queue, PinnedBuffer<T>& dst, const WaitList& wait = {},
-              OnError on_error = {}) const {
-        if (detail::check_destination(mem_, dst.size(), element, on_error)) {
-            detail::transfer(mem_, Direction::read, queue, 0, size(), element, dst.data(), false,
-                             wait, on_error);
-        }
-    }
-    /// Blocking read from element `offset` into pinned memory (dst.size() elements).
-    void read_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
-                 const WaitList& wait = {}, OnError on_error = {}) const {
-        detail::transfer(mem_, Direction::read, queue, offset, dst.size(), element, dst.data(),
-                         false, wait, on_error);
-    }
-
-    /// Blocking write of `src` over the start of the buffer; src.size() must not exceed size().
-    void write(const Queue& queue, std::span<const T> src, const WaitList& wait = {},
-               OnError on_error = {}) const {
-        write_at(queue, 0, src, wait, on_error);
-    }
-    /// Blocking write of `src` starting at element `offset`.
-    void write_at(const Queue& queue, std::size_t offset, std::span<const T> src,
-                  const WaitList& wait = {}, OnError on_error = {}) const {
-        detail::transfer(mem_, Direction::write, queue, offset, src.size(), element,
-                         const_cast<T*>(src.data()), true, wait, on_error);
-    }
-    /// Blocking write from pinned memory: straight at the DMA rate, no staging.
-    void write(const Queue& queue, const PinnedBuffer<T>& src, const WaitList& wait = {},
-               OnError on_error = {}) const {
-        write_at(queue, 0, src, wait, on_error);
-    }
-    /// Blocking write of pinned memory starting at element `offset`.
-    void write_at(const Queue& queue, std::size_t offset, const PinnedBuffer<T>& src,
-                  const WaitList& wait = {}, OnError on_error = {}) const {
-        detail::transfer(mem_, Direction::write, queue, offset, src.size(), element,
-                         const_cast<T*>(src.data()), false, wait, on_error);
-    }
-
-    // ---- asynchronous transfers (pinned memory only) -------------------------------------
-
-    /// Starts reading the start of the buffer into `dst` and returns at once. `dst` records the
-    /// transfer: its destructor (or dst.wait()) waits for it, so the memory cannot be freed
-    /// under the copy. Pageable memory is not accepted here: its lifetime is the caller's.
-    [[nodiscard]] Event read_async(const Queue& queue, PinnedBuffer<T>& dst,
-                                   const WaitList& wait = {}, OnError on_error = {}) const {
-        return read_async_at(queue, 0, dst, wait, on_error);
-    }
-    /// As read_async, from element `offset` (dst.size() elements).
-    [[nodiscard]] Event read_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& dst,
-                                      const WaitList& wait = {}, OnError on_error = {}) const {
-        return transfer_async(Direction::read, queue, offset, dst, wait, on_error);
-    }
-    /// Starts writing `src` over the start of the buffer and returns at once (see read_async).
-    [[nodiscard]] Event write_async(const Queue& queue, PinnedBuffer<T>& src,
-                                    const WaitList& wait = {}, OnError on_error = {}) const {
-        return write_async_at(queue, 0, src, wait, on_error);
-    }
-    /// As write_async, starting at element `offset`.
-    [[nodiscard]] Event write_async_at(const Queue& queue, std::size_t offset, PinnedBuffer<T>& src,
-                                       const WaitList& wait = {}, OnError on_error = {}) const {
-        return transfer_async(Direction::write, queue, offset, src, wait, on_error);
-    }
-
-    // ---- device-side copy and fill -------------------------------------------------------
-
-    /// Enqueues a device-side copy of the whole buffer to the start of `dst` (ordered on the
-    /// queue; no host memory is involved, so it need not block). dst must be at least as large.
-    template <class DstAccess>
-    void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst, const WaitList& wait = {},
-                 OnError on_error = {}) const {
-        copy_to(queue, dst, 0, 0, size(), wait, on_error);
-    }
-    /// Copies `count` elements from element `src_offset` to element `dst_offset` of `dst`.
-    template <class DstAccess>
-    void copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst, std::size_t src_offset,
-                 std::size_t dst_offset, std::size_t count, const WaitList& wait = {},
-                 OnError on_error = {}) const {
-        detail::copy(mem_, dst.mem_, queue, src_offset, dst_offset, count, element, wait, nullptr,
-                     on_error);
-    }
-    /// As the copy above (clEnqueueCopyBuffer), returning the command's Event.
-    template <class DstAccess>
-    [[nodiscard]] Event copy_to(const Queue& queue, const Buffer<T, DstAccess>& dst,
-                                std::size_t src_offset, std::size_t dst_offset, std::size_t count,
-                                WithEvent, const WaitList& wait = {}, OnError on_error = {}) const {
-        cl_event raw = nullptr;
-        detail::copy(mem_, dst.mem_, queue, src_offset, dst_offset, count, element, wait, &raw,
-                     on_error);
-        return Event::adopt(raw);
-    }
-
-    /// Enqueues setting every element to `value` (ordered on the queue; the pattern is copied at
-    /// once, so it need not block).
-    void fill(const Queue& queue, const T& value, const WaitList& wait = {},
-              OnError on_error = {}) const {
-        detail::fill(mem_, queue, &value, 0, size(), element, wait, nullptr, on_error);
-    }
-    /// Sets `count` elements from element `offset` to `value`.
-    void fill(const Queue& queue, const T& value, std::size_t offset, std::size_t count,
-              const WaitList& wait = {}, OnError on_error = {}) const {
-        detail::fill(mem_, queue, &value, offset, count, element, wait, nullptr, on_error);
-    }
-    /// As the fill above (clEnqueueFillBuffer), returning the command's Event.
-    [[nodiscard]] Event fill(const Queue& queue, const T& value, std::size_t offset,
-                             std::size_t count, WithEvent, const WaitList& wait = {},
-                             OnError on_error = {}) const {
-        cl_event raw = nullptr;
-        detail::fill(mem_, queue, &value, offset, count, element, wait, &raw, on_error);
-        return Event::adopt(raw);
-    }
-
-    // ---- mapped views --------------------------------------------------------------------
-
-    /// Maps the buffer for reading (blocking) and returns a view over const T that unmaps itself.
-    [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue, const WaitList& wait = {},
-                                               OnError on_error = {}) const {
-        return map_read(queue, 0, size(), wait, on_error);
-    }
-    /// Maps `count` elements from element `offset` for reading (clEnqueueMapBuffer, CL_MAP_READ;
-    /// range checked).
-    [[nodiscard]] MappedSpan<const T> map_read(const Queue& queue, std::size_t offset,
-                                               std::size_t count, const WaitList& wait = {},
-                                               OnError on_error = {}) const {
-        return MappedSpan<const T>(
-            detail::Mapping::map(mem_, queue, CL_MAP_READ, offset, count, element, wait, on_error));
-    }
-    /// Maps the buffer for writing (CL_MAP_WRITE): what the host does not overwrite keeps the
-    /// buffer's contents. To overwrite every element, map_discard() saves the copy to the host.
-    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, const WaitList& wait = {},
-                                          OnError on_error = {}) const {
-        return map_write(queue, 0, size(), wait, on_error);
-    }
-    /// Maps `count` elements from element `offset` for writing (CL_MAP_WRITE).
-    [[nodiscard]] MappedSpan<T> map_write(const Queue& queue, std::size_t offset, std::size_t count,
-                                          const WaitList& wait = {}, OnError on_error = {}) const {
-        return MappedSpan<T>(detail::Mapping::map(mem_, queue, CL_MAP_WRITE, offset, count, element,
-                                                  wait, on_error));
-    }
-    /// Maps the buffer for overwriting (CL_MAP_WRITE_INVALIDATE_REGION): the previous contents
-    /// are not brought to the host, so the view starts undefined; write every element.
-    [[nodiscard]] MappedSpan<T> map_discard(const Queue& queue, const WaitList& wait = {},
-                                            OnError on_error = {}) const {
-        return map_discard(queue, 0, size(), wait, on_error);
-    }
-    /// Maps `count` elements from element `offset` for overwriting.
-    [[nodiscard]] MappedSpan<T> map_discard(const Queue& queue, std::size_t offset,
-                                            std::size_t count, const WaitList& wait = {},
-                                            OnError on_error = {}) const {
-        return MappedSpan<T>(detail::Mapping::map(mem_, queue, CL_MAP_WRITE_INVALIDATE_REGION,
-                                                  offset, count, element, wait, on_error));
-    }
-    /// Maps the buffer for reading and writing.
-    [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue, const WaitList& wait = {},
-                                               OnError on_error = {}) const {
-        return map_read_write(queue, 0, size(), wait, on_error);
-    }
-    /// Maps `count` elements from element `offset` for reading and writing.
-    [[nodiscard]] MappedSpan<T> map_read_write(const Queue& queue, std::size_t offset,
-                                               std::size_t count, const WaitList& wait = {},
-                                               OnError on_error = {}) const {
-        return MappedSpan<T>(detail::Mapping::map(mem_, queue, CL_MAP_READ | CL_MAP_WRITE, offset,
-                                                  count, element, wait, on_error));
-    }
-
     /// Any clGetMemObjectInfo parameter, with its C++ type from openclaw's info table.
     template <cl_mem_info Param>
     detail::info_t<cl_mem, Param> info(OnError on_error = {}) const {
@@ -427,21 +258,403 @@ class Buffer {
   private:
     template <class U, class A>
     friend class Buffer;
+    friend class BufferSlice<T, Access>;
 
     explicit Buffer(detail::MemObject mem) noexcept : mem_(std::move(mem)) {}
 
-    template <class Pinned>
-    Event transfer_async(Direction direction, const Queue& queue, std::size_t offset, Pinned& host,
-                         const WaitList& wait, OnError on_error) const {
-        Event event = Event::adopt(detail::transfer_async(
-            mem_, direction, queue, offset, host.size(), element, host.data(), wait, on_error));
-        if (event) {
-            host.track(event);
-        }
-        return event;
-    }
-
     detail::MemObject mem_;
 };
+
+namespace detail {
+struct SliceAccess;
+}  // namespace detail
+
+/// A region of a buffer: `size()` elements from element `offset()` (buffer.slice(offset, count)).
+/// A view, as std::span is: it does not keep the buffer alive, so use it within the buffer's
+/// lifetime (typically in the call it is made for). The queue's buffer commands take a Buffer
+/// or a BufferSlice; the range is checked by the command, which names itself in the error.
+template <class T, class Access>
+class BufferSlice {
+  public:
+    /// The element type.
+    using value_type = T;
+    /// The access tag of the buffer.
+    using access_type = Access;
+
+    /// The whole buffer.
+    BufferSlice(const Buffer<T, Access>& buffer) noexcept  // NOLINT: a buffer is its own region
+        : mem_(&buffer.mem_), offset_(0), count_(buffer.size()) {}
+    /// `count` elements of `buffer` from element `offset`.
+    BufferSlice(const Buffer<T, Access>& buffer, std::size_t offset, std::size_t count) noexcept
+        : mem_(&buffer.mem_), offset_(offset), count_(count) {}
+
+    /// The first element's index in the buffer.
+    std::size_t offset() const noexcept { return offset_; }
+    /// The number of elements.
+    std::size_t size() const noexcept { return count_; }
+
+  private:
+    friend struct detail::SliceAccess;
+
+    const detail::MemObject* mem_;
+    std::size_t offset_;
+    std::size_t count_;
+};
+
+namespace detail {
+
+/// What the queue's commands read of a region.
+struct SliceAccess {
+    template <class T, class A>
+    static const MemObject& mem(const BufferSlice<T, A>& slice) noexcept {
+        return *slice.mem_;
+    }
+};
+
+/// The region of a Buffer or BufferSlice.
+template <class T, class A>
+BufferSlice<T, A> region_of(const Buffer<T, A>& buffer) noexcept {
+    return BufferSlice<T, A>(buffer);
+}
+template <class T, class A>
+const BufferSlice<T, A>& region_of(const BufferSlice<T, A>& slice) noexcept {
+    return slice;
+}
+
+/// The element description of a region's buffer.
+template <class T, class A>
+constexpr Element element_of(const BufferSlice<T, A>&) noexcept {
+    return {sizeof(T), A::name};
+}
+
+/// Refuses host memory of `elements` that cannot hold (read) or that exceeds (write) a region of
+/// `count` elements, and a region of an empty buffer.
+bool check_host_span(const MemObject& buffer, Direction direction, std::size_t elements,
+                     std::size_t count, OnError on_error);
+/// Refuses a destination region smaller than the `count` elements copied into it, and regions
+/// of empty buffers.
+bool check_copy_fits(const MemObject& source, const MemObject& destination,
+                     std::size_t source_count, std::size_t destination_count, OnError on_error);
+
+/// Waits for `event` when a HostTransfer goes (failures to the error hook).
+void wait_noexcept(const Event& event) noexcept;
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+[[gnu::noinline]] OPENCLAW_INLINE bool check_host_span(const MemObject& buffer, Direction direction,
+                                                       std::size_t elements, std::size_t count,
+                                                       OnError on_error) {
+    const bool reads = direction == Direction::read;
+    if (!buffer.get()) [[unlikely]] {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT,
+                     reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer", "buffer");
+        return false;
+    }
+    if (reads ? elements < count : elements > count) [[unlikely]] {
+        fail(on_error, CL_INVALID_VALUE, reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer",
+             reads ? concat("the destination holds ", elements, " elements, the region ", count,
+                            "; read a slice (buffer.slice(offset, count)) to read part of it")
+                   : concat("the source holds ", elements, " elements, the region only ", count));
+        return false;
+    }
+    return true;
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE bool check_copy_fits(const MemObject& source,
+                                                       const MemObject& destination,
+                                                       std::size_t source_count,
+                                                       std::size_t destination_count,
+                                                       OnError on_error) {
+    if (!source.get() || !destination.get()) [[unlikely]] {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, "clEnqueueCopyBuffer",
+                     source.get() ? "destination buffer" : "source buffer");
+        return false;
+    }
+    if (destination_count < source_count) [[unlikely]] {
+        fail(on_error, CL_INVALID_VALUE, "clEnqueueCopyBuffer",
+             concat("the destination region holds ", destination_count, " elements, the source ",
+                    source_count));
+        return false;
+    }
+    return true;
+}
+
+OPENCLAW_INLINE void wait_noexcept(const Event& event) noexcept {
+    if (event) {
+        const cl_event raw = event.get();
+        if (const cl_int code = clWaitForEvents(1, &raw); code != CL_SUCCESS) {
+            report_cleanup_failure("clWaitForEvents", code);
+        }
+    }
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+}  // namespace detail
+
+/// A non-blocking transfer of ordinary host memory that owns that memory: the vector the
+/// queue read into or wrote from. It cannot outlive the memory, because it holds it: its
+/// destructor (or wait()) waits for the command, and get() waits and hands the vector back.
+template <class T>
+class [[nodiscard]] HostTransfer {
+  public:
+    /// No transfer.
+    HostTransfer() = default;
+    HostTransfer(const HostTransfer&) = delete;
+    HostTransfer& operator=(const HostTransfer&) = delete;
+    /// Moving keeps the memory where the command put it (a vector's move keeps its elements).
+    HostTransfer(HostTransfer&&) noexcept = default;
+    /// Waits for the transfer this one held, then takes `other`'s.
+    HostTransfer& operator=(HostTransfer&& other) noexcept {
+        if (this != &other) {
+            detail::wait_noexcept(event_);
+            data_ = std::move(other.data_);
+            event_ = std::move(other.event_);
+        }
+        return *this;
+    }
+    /// Waits for the command (a failure goes to the error hook).
+    ~HostTransfer() { detail::wait_noexcept(event_); }
+
+    /// The command's event, for wait lists (empty if the command was refused).
+    const Event& event() const noexcept { return event_; }
+    /// Blocks until the command has completed, reporting a failure of the command.
+    void wait(OnError on_error = {}) {
+        if (event_) {
+            event_.wait(on_error);
+        }
+    }
+    /// Waits, then hands the memory over (the elements read, or those written).
+    [[nodiscard]] std::vector<T> get(OnError on_error = {}) && {
+        wait(on_error);
+        event_ = Event();
+        return std::move(data_);
+    }
+
+  private:
+    friend class Queue;
+    HostTransfer(std::vector<T> data, Event event) noexcept
+        : data_(std::move(data)), event_(std::move(event)) {}
+
+    std::vector<T> data_;
+    Event event_;
+};
+
+// ---- the queue's buffer commands -------------------------------------------------------------
+
+namespace detail {
+// A region's host-memory transfer: pinned memory goes straight, pageable may be staged.
+template <Direction direction, class T, class A, class Host>
+void host_transfer(const Queue& queue, const BufferSlice<T, A>& region, Host&& host,
+                   const WaitList& wait, cl_event* event, OnError on_error) {
+    T* data = nullptr;
+    std::size_t elements = 0;
+    bool pageable = true;
+    if constexpr (is_pinned<std::remove_cvref_t<Host>>) {
+        data = const_cast<T*>(host.data());
+        elements = host.size();
+        pageable = false;
+    } else if constexpr (direction == Direction::read) {
+        const std::span<T> span(host);
+        data = span.data();
+        elements = span.size();
+    } else {
+        const std::span<const T> span(host);
+        data = const_cast<T*>(span.data());
+        elements = span.size();
+    }
+    const std::size_t count = direction == Direction::read ? region.size() : elements;
+    if (check_host_span(SliceAccess::mem(region), direction, elements, region.size(), on_error)) {
+        transfer(SliceAccess::mem(region), direction, queue, region.offset(), count,
+                 element_of(region), data, pageable, wait, on_error, event);
+    }
+}
+}  // namespace detail
+
+template <detail::BufferRegion Region, class Host>
+requires detail::HostDestination<Host, typename Region::value_type>
+void Queue::read(const Region& src, Host&& dst, const WaitList& wait, OnError on_error) const {
+    detail::host_transfer<detail::Direction::read>(*this, detail::region_of(src), dst, wait,
+                                                   nullptr, on_error);
+}
+
+template <detail::BufferRegion Region, class Host>
+requires detail::HostDestination<Host, typename Region::value_type> Event
+Queue::read(const Region& src, Host&& dst, WithEvent, const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::host_transfer<detail::Direction::read>(*this, detail::region_of(src), dst, wait, &raw,
+                                                   on_error);
+    return Event::adopt(raw);
+}
+
+template <detail::BufferRegion Region>
+Event Queue::read(const Region& src, PinnedBuffer<typename Region::value_type>& dst, Nonblocking,
+                  const WaitList& wait, OnError on_error) const {
+    const auto& region = detail::region_of(src);
+    if (!detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::read,
+                                 dst.size(), region.size(), on_error)) {
+        return {};
+    }
+    Event event = Event::adopt(detail::transfer_async(
+        detail::SliceAccess::mem(region), detail::Direction::read, *this, region.offset(),
+        region.size(), detail::element_of(region), dst.data(), wait, on_error));
+    if (event) {
+        dst.track(event);
+    }
+    return event;
+}
+
+template <detail::BufferRegion Region>
+HostTransfer<typename Region::value_type> Queue::read(const Region& src, Nonblocking,
+                                                      const WaitList& wait,
+                                                      OnError on_error) const {
+    using T = typename Region::value_type;
+    const auto& region = detail::region_of(src);
+    std::vector<T> data(region.size());
+    Event event = Event::adopt(detail::transfer_async(
+        detail::SliceAccess::mem(region), detail::Direction::read, *this, region.offset(),
+        region.size(), detail::element_of(region), data.data(), wait, on_error));
+    return HostTransfer<T>(std::move(data), std::move(event));
+}
+
+template <detail::BufferRegion Region, class Host>
+requires detail::HostSource<Host, typename Region::value_type>
+void Queue::write(const Region& dst, Host&& src, const WaitList& wait, OnError on_error) const {
+    detail::host_transfer<detail::Direction::write>(*this, detail::region_of(dst), src, wait,
+                                                    nullptr, on_error);
+}
+
+template <detail::BufferRegion Region, class Host>
+requires detail::HostSource<Host, typename Region::value_type> Event
+Queue::write(const Region& dst, Host&& src, WithEvent, const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::host_transfer<detail::Direction::write>(*this, detail::region_of(dst), src, wait, &raw,
+                                                    on_error);
+    return Event::adopt(raw);
+}
+
+template <detail::BufferRegion Region>
+Event Queue::write(const Region& dst, PinnedBuffer<typename Region::value_type>& src, Nonblocking,
+                   const WaitList& wait, OnError on_error) const {
+    const auto& region = detail::region_of(dst);
+    if (!detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::write,
+                                 src.size(), region.size(), on_error)) {
+        return {};
+    }
+    Event event = Event::adopt(detail::transfer_async(
+        detail::SliceAccess::mem(region), detail::Direction::write, *this, region.offset(),
+        src.size(), detail::element_of(region), src.data(), wait, on_error));
+    if (event) {
+        src.track(event);
+    }
+    return event;
+}
+
+template <detail::BufferRegion Region>
+HostTransfer<typename Region::value_type> Queue::write(
+    const Region& dst, std::vector<typename Region::value_type>&& src, Nonblocking,
+    const WaitList& wait, OnError on_error) const {
+    using T = typename Region::value_type;
+    const auto& region = detail::region_of(dst);
+    std::vector<T> data = std::move(src);
+    Event event;
+    if (detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::write,
+                                data.size(), region.size(), on_error)) {
+        event = Event::adopt(detail::transfer_async(
+            detail::SliceAccess::mem(region), detail::Direction::write, *this, region.offset(),
+            data.size(), detail::element_of(region), data.data(), wait, on_error));
+    }
+    return HostTransfer<T>(std::move(data), std::move(event));
+}
+
+namespace detail {
+template <class T, class A, class U, class B>
+void copy_regions(const Queue& queue, const BufferSlice<T, A>& source,
+                  const BufferSlice<U, B>& destination, const WaitList& wait, cl_event* event,
+                  OnError on_error) {
+    static_assert(std::is_same_v<T, U>,
+                  "queue.copy: the source and destination regions must have the same element "
+                  "type (view one as the other's type with buffer.as<U>())");
+    if (check_copy_fits(SliceAccess::mem(source), SliceAccess::mem(destination), source.size(),
+                        destination.size(), on_error)) {
+        copy(SliceAccess::mem(source), SliceAccess::mem(destination), queue, source.offset(),
+             destination.offset(), source.size(), element_of(source), wait, event, on_error);
+    }
+}
+}  // namespace detail
+
+template <detail::BufferRegion Source, detail::BufferRegion Destination>
+void Queue::copy(const Source& src, const Destination& dst, const WaitList& wait,
+                 OnError on_error) const {
+    detail::copy_regions(*this, detail::region_of(src), detail::region_of(dst), wait, nullptr,
+                         on_error);
+}
+
+template <detail::BufferRegion Source, detail::BufferRegion Destination>
+Event Queue::copy(const Source& src, const Destination& dst, WithEvent, const WaitList& wait,
+                  OnError on_error) const {
+    cl_event raw = nullptr;
+    detail::copy_regions(*this, detail::region_of(src), detail::region_of(dst), wait, &raw,
+                         on_error);
+    return Event::adopt(raw);
+}
+
+template <detail::BufferRegion Region>
+void Queue::fill(const Region& dst, const typename Region::value_type& value, const WaitList& wait,
+                 OnError on_error) const {
+    const auto& region = detail::region_of(dst);
+    detail::fill(detail::SliceAccess::mem(region), *this, &value, region.offset(), region.size(),
+                 detail::element_of(region), wait, nullptr, on_error);
+}
+
+template <detail::BufferRegion Region>
+Event Queue::fill(const Region& dst, const typename Region::value_type& value, WithEvent,
+                  const WaitList& wait, OnError on_error) const {
+    const auto& region = detail::region_of(dst);
+    cl_event raw = nullptr;
+    detail::fill(detail::SliceAccess::mem(region), *this, &value, region.offset(), region.size(),
+                 detail::element_of(region), wait, &raw, on_error);
+    return Event::adopt(raw);
+}
+
+namespace detail {
+template <class T, class A>
+Mapping map_region(const Queue& queue, const BufferSlice<T, A>& region, cl_map_flags flags,
+                   const WaitList& wait, OnError on_error) {
+    return Mapping::map(SliceAccess::mem(region), queue, flags, region.offset(), region.size(),
+                        element_of(region), wait, on_error);
+}
+}  // namespace detail
+
+template <detail::BufferRegion Region>
+MappedSpan<const typename Region::value_type> Queue::map_read(const Region& region,
+                                                              const WaitList& wait,
+                                                              OnError on_error) const {
+    return MappedSpan<const typename Region::value_type>(
+        detail::map_region(*this, detail::region_of(region), CL_MAP_READ, wait, on_error));
+}
+
+template <detail::BufferRegion Region>
+MappedSpan<typename Region::value_type> Queue::map_write(const Region& region, const WaitList& wait,
+                                                         OnError on_error) const {
+    return MappedSpan<typename Region::value_type>(
+        detail::map_region(*this, detail::region_of(region), CL_MAP_WRITE, wait, on_error));
+}
+
+template <detail::BufferRegion Region>
+MappedSpan<typename Region::value_type> Queue::map_discard(const Region& region,
+                                                           const WaitList& wait,
+                                                           OnError on_error) const {
+    return MappedSpan<typename Region::value_type>(detail::map_region(
+        *this, detail::region_of(region), CL_MAP_WRITE_INVALIDATE_REGION, wait, on_error));
+}
+
+template <detail::BufferRegion Region>
+MappedSpan<typename Region::value_type> Queue::map_read_write(const Region& region,
+                                                              const WaitList& wait,
+                                                              OnError on_error) const {
+    return MappedSpan<typename Region::value_type>(detail::map_region(
+        *this, detail::region_of(region), CL_MAP_READ | CL_MAP_WRITE, wait, on_error));
+}
 
 OPENCLAW_END_NAMESPACE

@@ -29,6 +29,15 @@ struct WithEvent {
 /// Pass as the argument before the wait list to get the command's Event back.
 inline constexpr WithEvent with_event{};
 
+/// Tag asking a transfer not to block: it returns at once with the command's Event. Accepted
+/// only for host memory that cannot be freed under the command (a PinnedBuffer, which waits for
+/// it; a vector the queue is given, kept in the HostTransfer it returns).
+struct Nonblocking {
+    explicit Nonblocking() = default;
+};
+/// Pass as the argument before the wait list to enqueue a transfer without waiting for it.
+inline constexpr Nonblocking nonblocking{};
+
 namespace detail {
 struct WaitListAccess;
 }  // namespace detail

@@ -36,6 +36,10 @@ struct WriteOnly;
 struct ReadWrite;
 template <class T, class Access>
 class Buffer;
+template <class T, class Access>
+class BufferSlice;
+template <class T>
+class HostTransfer;
 template <class T>
 class MappedSpan;
 template <class T>
@@ -48,6 +52,7 @@ struct LocalMem;
 enum class ImageShape { image2d, image3d, image2d_array };
 template <ImageShape Shape, class Pixel, class Access>
 class Image;
+struct ImageRegion;
 template <std::size_t N>
 struct FixedString;
 
@@ -57,6 +62,17 @@ template <class B>
 inline constexpr bool is_buffer = false;
 template <class T, class A>
 inline constexpr bool is_buffer<Buffer<T, A>> = true;
+
+/// A Buffer or a BufferSlice: what the queue's buffer commands take as a region.
+template <class B>
+inline constexpr bool is_buffer_region = is_buffer<B>;
+template <class T, class A>
+inline constexpr bool is_buffer_region<BufferSlice<T, A>> = true;
+
+template <class P>
+inline constexpr bool is_pinned = false;
+template <class T>
+inline constexpr bool is_pinned<PinnedBuffer<T>> = true;
 
 template <class I>
 inline constexpr bool is_image = false;

@@ -125,7 +125,8 @@ class PinnedBuffer {
     /// The pinned memory object.
     cl_mem get() const noexcept { return memory_.get(); }
 
-    /// Records an asynchronous transfer that reads or writes this memory (Buffer::*_async).
+    /// Records an asynchronous transfer that reads or writes this memory (queue.read/write with
+    /// nonblocking).
     void track(Event event) { memory_.track(std::move(event)); }
 
   private:

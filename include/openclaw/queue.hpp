@@ -19,8 +19,11 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 OPENCLAW_BEGIN_NAMESPACE
 
@@ -61,10 +64,26 @@ struct QueueState {
 
 struct QueueAccess;
 
+/// Host memory a read can fill with elements of T: a PinnedBuffer<T> or what converts to
+/// std::span<T> (a std::vector<T>, an array, a span).
+template <class Host, class T>
+concept HostDestination = (is_pinned<std::remove_cvref_t<Host>> &&
+                           std::is_same_v<typename std::remove_cvref_t<Host>::value_type, T>) ||
+                          std::is_convertible_v<Host&&, std::span<T>>;
+/// Host memory a write can send elements of T from: a PinnedBuffer<T> or what converts to
+/// std::span<const T>.
+template <class Host, class T>
+concept HostSource = (is_pinned<std::remove_cvref_t<Host>> &&
+                      std::is_same_v<typename std::remove_cvref_t<Host>::value_type, T>) ||
+                     std::is_convertible_v<Host&&, std::span<const T>>;
+/// A Buffer or a BufferSlice (buffer.slice(offset, count)).
+template <class R>
+concept BufferRegion = is_buffer_region<std::remove_cvref_t<R>>;
+
 }  // namespace detail
 
-/// A command queue (cl_command_queue) on one device of a context: launches kernels; transfers
-/// are Buffer members that take the queue. Copying shares it (clRetainCommandQueue).
+/// A command queue (cl_command_queue) on one device of a context: the subject of every command
+/// (launches, transfers, copies, fills, maps, markers). Copying shares it (clRetainCommandQueue).
 class Queue {
   public:
     Queue() = default;
@@ -164,6 +183,208 @@ class Queue {
             launch(kernel, global, local, wait, &raw, on_error, offset.values().data());
         }
         return Event::adopt(raw);
+    }
+
+    // ---- buffer commands (defined in buffer.hpp) -----------------------------------------
+    // A region is a Buffer or a slice of one, `buffer.slice(offset, count)`. The rule: a
+    // command that reads or writes host memory blocks until that memory is free again, unless
+    // given `nonblocking` (only for memory that cannot be freed under it); every other command
+    // is enqueued and returns at once. `with_event` returns the command's Event (one command:
+    // such a transfer is not staged); without it no cl_event is made.
+
+    /// Reads the region into `dst` (a span, vector or PinnedBuffer holding at least as many
+    /// elements); blocking. Large reads into pageable memory of a discrete device are staged
+    /// through pinned buffers (QueueOptions::staging).
+    template <detail::BufferRegion Region, class Host>
+    requires detail::HostDestination<Host, typename Region::value_type>
+    void read(const Region& src, Host&& dst, const WaitList& wait = {},
+              OnError on_error = {}) const;
+    /// As read(), returning the (completed) command's Event, e.g. for its profile.
+    template <detail::BufferRegion Region, class Host>
+    requires detail::HostDestination<Host, typename Region::value_type>
+    [[nodiscard]] Event read(const Region& src, Host&& dst, WithEvent, const WaitList& wait = {},
+                             OnError on_error = {}) const;
+    /// Starts reading the region into pinned memory and returns at once; `dst` waits for the
+    /// command before its memory goes (its destructor, or dst.wait()).
+    template <detail::BufferRegion Region>
+    [[nodiscard]] Event read(const Region& src, PinnedBuffer<typename Region::value_type>& dst,
+                             Nonblocking, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Refused at compile time: memory the queue does not own is transferred only blocking.
+    template <detail::BufferRegion Region, class Host>
+    requires(!detail::is_pinned<std::remove_cvref_t<Host>>) void read(const Region&, Host&&,
+                                                                      Nonblocking,
+                                                                      const WaitList& = {},
+                                                                      OnError = {}) const {
+        static_assert(detail::is_pinned<Host>,
+                      "queue.read(region, memory, nonblocking): memory the queue does not own "
+                      "could be freed under the command: pass a PinnedBuffer, or call "
+                      "queue.read(region, nonblocking) for a HostTransfer that owns its vector");
+    }
+    /// Starts reading the region into a vector the returned HostTransfer owns; get() waits and
+    /// hands it over. The memory cannot be freed under the command.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] HostTransfer<typename Region::value_type> read(const Region& src, Nonblocking,
+                                                                 const WaitList& wait = {},
+                                                                 OnError on_error = {}) const;
+
+    /// Writes `src` (a span, vector or PinnedBuffer of at most the region's size) over the
+    /// start of the region; blocking (staged like read()).
+    template <detail::BufferRegion Region, class Host>
+    requires detail::HostSource<Host, typename Region::value_type>
+    void write(const Region& dst, Host&& src, const WaitList& wait = {},
+               OnError on_error = {}) const;
+    /// As write(), returning the (completed) command's Event.
+    template <detail::BufferRegion Region, class Host>
+    requires detail::HostSource<Host, typename Region::value_type>
+    [[nodiscard]] Event write(const Region& dst, Host&& src, WithEvent, const WaitList& wait = {},
+                              OnError on_error = {}) const;
+    /// Starts writing pinned memory over the region and returns at once (see read()).
+    template <detail::BufferRegion Region>
+    [[nodiscard]] Event write(const Region& dst, PinnedBuffer<typename Region::value_type>& src,
+                              Nonblocking, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Refused at compile time: memory the queue does not own is transferred only blocking.
+    template <detail::BufferRegion Region, class Host>
+    requires(!detail::is_pinned<std::remove_cvref_t<Host>> &&
+             !std::is_same_v<
+                 Host, std::vector<typename Region::value_type>>) void write(const Region&, Host&&,
+                                                                             Nonblocking,
+                                                                             const WaitList& = {},
+                                                                             OnError = {}) const {
+        static_assert(detail::is_pinned<Host>,
+                      "queue.write(region, memory, nonblocking): memory the queue does not own "
+                      "could be freed under the command: pass a PinnedBuffer, or move a vector in "
+                      "(queue.write(region, std::move(v), nonblocking)) for a HostTransfer");
+    }
+    /// Starts writing `src`, which the returned HostTransfer keeps until the command is done.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] HostTransfer<typename Region::value_type> write(
+        const Region& dst, std::vector<typename Region::value_type>&& src, Nonblocking,
+        const WaitList& wait = {}, OnError on_error = {}) const;
+
+    /// Copies the source region to the start of the destination region, which must hold it
+    /// (clEnqueueCopyBuffer; enqueued, the buffers are the device's).
+    template <detail::BufferRegion Source, detail::BufferRegion Destination>
+    void copy(const Source& src, const Destination& dst, const WaitList& wait = {},
+              OnError on_error = {}) const;
+    /// As copy(), returning the command's Event.
+    template <detail::BufferRegion Source, detail::BufferRegion Destination>
+    [[nodiscard]] Event copy(const Source& src, const Destination& dst, WithEvent,
+                             const WaitList& wait = {}, OnError on_error = {}) const;
+
+    /// Sets every element of the region to `value` (clEnqueueFillBuffer; enqueued: the pattern
+    /// is copied at once).
+    template <detail::BufferRegion Region>
+    void fill(const Region& dst, const typename Region::value_type& value,
+              const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As fill(), returning the command's Event.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] Event fill(const Region& dst, const typename Region::value_type& value, WithEvent,
+                             const WaitList& wait = {}, OnError on_error = {}) const;
+
+    /// Maps the region for reading (blocking): a view over const T that unmaps itself.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] MappedSpan<const typename Region::value_type> map_read(
+        const Region& region, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Maps the region for writing (CL_MAP_WRITE: what the host leaves keeps its contents).
+    template <detail::BufferRegion Region>
+    [[nodiscard]] MappedSpan<typename Region::value_type> map_write(const Region& region,
+                                                                    const WaitList& wait = {},
+                                                                    OnError on_error = {}) const;
+    /// Maps the region for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
+    /// undefined; write every element).
+    template <detail::BufferRegion Region>
+    [[nodiscard]] MappedSpan<typename Region::value_type> map_discard(const Region& region,
+                                                                      const WaitList& wait = {},
+                                                                      OnError on_error = {}) const;
+    /// Maps the region for reading and writing.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] MappedSpan<typename Region::value_type> map_read_write(
+        const Region& region, const WaitList& wait = {}, OnError on_error = {}) const;
+
+    // ---- image commands (image.hpp): the image, an optional ImageRegion, host memory ------
+    /// Reads the whole image into host memory (blocking; see image.hpp for the layout).
+    template <class Image, class Host>
+    requires detail::is_image<Image>
+    void read(const Image& image, Host&& dst, const WaitList& wait = {},
+              OnError on_error = {}) const {
+        image.read(*this, std::forward<Host>(dst), wait, on_error);
+    }
+    /// Reads `region` of the image into host memory (blocking).
+    template <class Image, class Host>
+    requires detail::is_image<Image>
+    void read(const Image& image, const ImageRegion& region, Host&& dst, const WaitList& wait = {},
+              OnError on_error = {}) const {
+        image.read(*this, region, std::forward<Host>(dst), wait, on_error);
+    }
+    /// Writes host memory over the whole image (blocking).
+    template <class Image, class Host>
+    requires detail::is_image<Image>
+    void write(const Image& image, Host&& src, const WaitList& wait = {},
+               OnError on_error = {}) const {
+        image.write(*this, std::forward<Host>(src), wait, on_error);
+    }
+    /// Writes host memory over `region` of the image (blocking).
+    template <class Image, class Host>
+    requires detail::is_image<Image>
+    void write(const Image& image, const ImageRegion& region, Host&& src, const WaitList& wait = {},
+               OnError on_error = {}) const {
+        image.write(*this, region, std::forward<Host>(src), wait, on_error);
+    }
+    /// Maps the whole image for reading: a MappedImage of const pixels (blocking).
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_read(const Image& image, const WaitList& wait = {},
+                                OnError on_error = {}) const {
+        return image.map_read(*this, wait, on_error);
+    }
+    /// Maps `region` of the image for reading.
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region,
+                                const WaitList& wait = {}, OnError on_error = {}) const {
+        return image.map_read(*this, region, wait, on_error);
+    }
+    /// Maps the whole image for writing (CL_MAP_WRITE) (blocking).
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_write(const Image& image, const WaitList& wait = {},
+                                 OnError on_error = {}) const {
+        return image.map_write(*this, wait, on_error);
+    }
+    /// Maps `region` of the image for writing (CL_MAP_WRITE).
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region,
+                                 const WaitList& wait = {}, OnError on_error = {}) const {
+        return image.map_write(*this, region, wait, on_error);
+    }
+    /// Maps the whole image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION) (blocking).
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_discard(const Image& image, const WaitList& wait = {},
+                                   OnError on_error = {}) const {
+        return image.map_discard(*this, wait, on_error);
+    }
+    /// Maps `region` of the image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION).
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region,
+                                   const WaitList& wait = {}, OnError on_error = {}) const {
+        return image.map_discard(*this, region, wait, on_error);
+    }
+    /// Maps the whole image for reading and writing (blocking).
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_read_write(const Image& image, const WaitList& wait = {},
+                                      OnError on_error = {}) const {
+        return image.map_read_write(*this, wait, on_error);
+    }
+    /// Maps `region` of the image for reading and writing.
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region,
+                                      const WaitList& wait = {}, OnError on_error = {}) const {
+        return image.map_read_write(*this, region, wait, on_error);
     }
 
     /// An event that completes when the events of `wait` have (or, with an empty list, when

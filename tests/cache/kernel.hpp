@@ -29,7 +29,7 @@ inline bool build_and_check(const openclaw::Context& context, const openclaw::Qu
     auto scale = program.kernel<openclaw::InOut<cl_int>, cl_int>("scale");
     queue.enqueue(scale.set_args(data, 3), openclaw::NDRange{16});
     std::vector<cl_int> back(16);
-    data.read(queue, back);
+    queue.read(data, back);
     if (built != nullptr) {
         *built = program;
     }

@@ -1,4 +1,8 @@
 // Must compile: every correct use the compile-fail snippets get wrong.
+#include <span>
+#include <utility>
+#include <vector>
+
 #include "common.hpp"
 
 void control(cf::VectorAdd& add, cf::Reduce& reduce, cf::Scale& scale, cf::Lookup& lookup,
@@ -19,9 +23,9 @@ void control_memory(cf::VectorAdd& add, cf::Args& a, cf::Queue& q, float* p, con
     add.set_args(cf::svm(cp), cf::svm(p), cf::svm(p), a.n);  // SVM pointers where buffers go
     (void)a.both.sub<cf::ReadOnly>(0, 4);                    // narrower access
     (void)a.in.sub(0, 4);                                    // same access
-    auto view = a.both.map_read_write(q);
+    auto view = q.map_read_write(a.both);
     view[0] = 1.0f;  // a writable view
-    const auto read = a.in.map_read(q);
+    const auto read = q.map_read(a.in);
     (void)read[0];
 }
 
@@ -57,4 +61,21 @@ __kernel void saxpy(const float alpha, __global float* x, __global float* y,
 void control_ported(cf::Program& program, cf::Args& a) {
     auto saxpy = program.kernel<ported_source, "saxpy">();
     saxpy.set_args(2.0f, a.in, a.both, a.out, a.n);
+}
+
+// The queue's commands: whole buffers and slices, events on request, nonblocking transfers of
+// memory that cannot go away under them.
+void control_commands(cf::Queue& q, cf::Args& a, cf::PinnedBuffer<float>& pinned) {
+    std::vector<float> host(16);
+    q.read(a.both, host);
+    q.write(a.both.slice(4, 4), std::span<const float>(host).first(4));
+    (void)q.read(a.both.slice(0, 16), host, cf::with_event);
+    (void)q.read(a.both, pinned, cf::nonblocking);
+    auto pending = q.read(a.both.slice(2), cf::nonblocking);
+    auto sent = q.write(a.both, std::move(host), cf::nonblocking);
+    q.copy(a.in, a.both);
+    q.copy(a.in.slice(0, 4), a.out.slice(4, 4));
+    (void)q.fill(a.both.slice(1, 2), 0.5f, cf::with_event);
+    (void)q.map_read(a.in.slice(0, 4));
+    (void)q.map_discard(a.out);
 }

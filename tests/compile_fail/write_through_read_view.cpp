@@ -2,6 +2,6 @@
 #include "common.hpp"
 
 void snippet(cf::Args& a, cf::Queue& q) {
-    auto view = a.in.map_read(q);
+    auto view = q.map_read(a.in);
     view[0] = 1.0f;
 }

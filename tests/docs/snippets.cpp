@@ -47,7 +47,7 @@ std::vector<float> vector_add_openclaw(const openclaw::Device& device, const std
     queue.enqueue(add, openclaw::NDRange{a.size()});
 
     std::vector<float> c(a.size());
-    dc.read(queue, c);  // blocking
+    queue.read(dc, c);  // blocking
     return c;
 }
 // [openclaw vector_add]
@@ -58,7 +58,7 @@ std::vector<float> map_and_sub_openclaw(const openclaw::Device& device, std::siz
     const openclaw::Queue queue{context, device};
     const openclaw::ReadWriteBuffer<float> data{context, n};
     {
-        auto view = data.map_discard(queue);  // CL_MAP_WRITE_INVALIDATE_REGION
+        auto view = queue.map_discard(data);  // CL_MAP_WRITE_INVALIDATE_REGION
         std::iota(view.begin(), view.end(), 0.0f);
     }  // unmapped here
 
@@ -69,7 +69,7 @@ std::vector<float> map_and_sub_openclaw(const openclaw::Device& device, std::siz
     auto twice = program.kernel<openclaw::InOut<float>>("twice");
     queue.enqueue(twice.set_args(second), openclaw::NDRange{second.size()});
 
-    const auto result = data.map_read(queue);  // waits for the kernel: same in-order queue
+    const auto result = queue.map_read(data);  // waits for the kernel: same in-order queue
     return {result.begin(), result.end()};
 }
 // [openclaw map and sub-buffer]

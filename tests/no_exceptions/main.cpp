@@ -81,12 +81,12 @@ int run() {
     auto twice = program.kernel<openclaw::InOut<cl_int>>("twice", ec);
     twice.set_args(data, ec);  // set_args takes its OnError target last, as every call does
     queue.enqueue(twice, openclaw::NDRange{64}, openclaw::NDRange{}, {}, ec);
-    data.read(queue, host, {}, ec);
+    queue.read(data, host, {}, ec);
     check(!ec && host == std::vector<cl_int>(64, 42), "a kernel runs and its result reads back");
 
     // An out-of-range read: refused, nothing read.
     std::vector<cl_int> part(16, -1);
-    data.read_at(queue, 60, part, {}, status);
+    queue.read(data.slice(60, part.size()), part, {}, status);
     check(status.cl_code() == CL_INVALID_VALUE && contains(status.what(), "out of range") &&
               part == std::vector<cl_int>(16, -1),
           "an out-of-range read sets CL_INVALID_VALUE and reads nothing");
@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
         const openclaw::Queue queue{context, device};
         const openclaw::ReadOnlyBuffer<int> buffer{context, 4};
         std::vector<int> too_many(8);
-        buffer.read_at(queue, 2, too_many);  // nothing records this failure
+        queue.read(buffer.slice(2, too_many.size()), too_many);  // nothing records this failure
         std::printf("FAILED: the failure handler did not stop the program\n");
         return 1;
     } else {

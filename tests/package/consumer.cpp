@@ -33,7 +33,7 @@ int main() {
         std::is_same_v<decltype(add),
                        openclaw::Kernel<openclaw::In<int>, openclaw::In<int>, openclaw::Out<int>>>);
     queue.enqueue(add.set_args(da, db, dc), openclaw::NDRange{4});
-    dc.read(queue, c);
+    queue.read(dc, c);
     if (c != std::vector<int>{11, 22, 33, 44}) {
         std::puts("consumer: wrong result");
         return 1;

@@ -55,8 +55,8 @@ struct Work {
         for (int i = 0; i < launches; ++i) {
             queue.enqueue(churn.set_args(data, cl_uint{4000}), openclaw::NDRange{data.size()});
         }
-        data.copy_to(queue, copy);
-        copy.fill(queue, 2.0f, 0, 1024);
+        queue.copy(data, copy);
+        queue.fill(copy.slice(0, 1024), 2.0f);
         last = queue.enqueue(churn.set_args(copy, cl_uint{4000}), openclaw::NDRange{copy.size()},
                              openclaw::with_event);
         queue.flush();

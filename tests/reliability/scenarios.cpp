@@ -117,7 +117,7 @@ void vector_add() {
     auto vadd = program.kernel<In<float>, In<float>, Out<float>, cl_uint>("vector_add");
     s.queue.enqueue(vadd.set_args(da, db, dc, static_cast<cl_uint>(n)), NDRange{n}, NDRange{64});
     std::vector<float> c(n);
-    dc.read(s.queue, c);
+    s.queue.read(dc, c);
     for (std::size_t i = 0; i < n; ++i) {
         require(c[i] == a[i] + b[i], "vector_add: wrong sum");
     }
@@ -134,30 +134,30 @@ void transfers() {
     const ReadWriteBuffer<cl_int> a{s.context, initial};
     const ReadWriteBuffer<cl_int> b{s.context, 256};
     const std::vector<cl_int> patch = {-1, -2, -3, -4, -5};
-    a.write_at(s.queue, 10, patch);
-    a.copy_to(s.queue, b);
-    a.copy_to(s.queue, b, 0, 200, 16);
-    b.fill(s.queue, 7, 100, 50);
-    const Event copied = a.copy_to(s.queue, b, 20, 20, 8, with_event);
+    s.queue.write(a.slice(10, patch.size()), patch);
+    s.queue.copy(a, b);
+    s.queue.copy(a.slice(0, 16), b.slice(200, 16));
+    s.queue.fill(b.slice(100, 50), 7);
+    const Event copied = s.queue.copy(a.slice(20, 8), b.slice(20, 8), with_event);
     copied.wait();
-    const Event filled = b.fill(s.queue, 9, 250, 6, with_event);
+    const Event filled = s.queue.fill(b.slice(250, 6), 9, with_event);
     filled.wait();
-    const Event nothing = b.fill(s.queue, 0, 0, 0, with_event);  // empty range: a marker
+    const Event nothing = s.queue.fill(b.slice(0, 0), 0, with_event);  // empty range: a marker
     nothing.wait();
     std::vector<cl_int> back(256);
-    b.read(s.queue, back);
+    s.queue.read(b, back);
     require(back[0] == 0 && back[12] == -3 && back[20] == 20, "transfers: copy");
     require(back[100] == 7 && back[149] == 7 && back[150] == 150, "transfers: fill");
     require(back[200] == 0 && back[215] == 15, "transfers: ranged copy");
     require(back[250] == 9 && back[255] == 9, "transfers: fill with event");
     std::vector<cl_int> part(4);
-    a.read_at(s.queue, 9, part);
+    s.queue.read(a.slice(9, part.size()), part);
     require(part == std::vector<cl_int>{9, -1, -2, -3}, "transfers: read_at");
 
     const ReadWriteBuffer<Particle> particles{s.context, 9};
-    particles.fill(s.queue, Particle{1.0f, 2.0f, 3.0f});
+    s.queue.fill(particles, Particle{1.0f, 2.0f, 3.0f});
     std::vector<Particle> p(9);
-    particles.read(s.queue, p);
+    s.queue.read(particles, p);
     require(p[8].z == 3.0f, "transfers: struct fill");
 }
 
@@ -184,7 +184,7 @@ void build_failure() {
     const ReadWriteBuffer<float> data{s.context, std::vector<float>(64, 1.5f)};
     s.queue.enqueue(scale.set_args(data, 2.0f), NDRange{64});
     std::vector<float> back(64);
-    data.read(s.queue, back);
+    s.queue.read(data, back);
     require(back[63] == 3.0f, "build_failure: the recovery launch");
 }
 
@@ -203,7 +203,7 @@ void launch_with_event() {
             "launch_with_event: command type");
     require(second.info<CL_EVENT_COMMAND_QUEUE>() == s.queue.get(), "launch_with_event: queue");
     std::vector<float> back(256);
-    data.read(s.queue, back);
+    s.queue.read(data, back);
     require(back[0] == 4.0f && back[255] == 4.0f, "launch_with_event: result");
 }
 
@@ -217,15 +217,15 @@ void two_queues() {
     // Produce on the first queue, consume on the second once the first has finished.
     s.queue.enqueue(scale.set_args(data, 3.0f), NDRange{512});
     s.queue.finish();
-    data.copy_to(second, copy);
+    second.copy(data, copy);
     second.flush();
     std::vector<float> back(512);
-    copy.read(second, back);
+    second.read(copy, back);
     require(back[1] == 3.0f && back[511] == 1533.0f, "two_queues: result");
     // And back: the second queue scales, the first reads.
     second.enqueue(scale.set_args(copy, 0.5f), NDRange{512});
     second.finish();
-    copy.read(s.queue, back);
+    s.queue.read(copy, back);
     require(back[2] == 3.0f, "two_queues: result of the second queue");
 }
 
@@ -262,7 +262,7 @@ void copies() {
     require(shared.size() == 32 && shared_event.is_complete(), "copies: shared handles");
     shared_queue.enqueue(shared_kernel, NDRange{32});
     std::vector<float> back(32);
-    shared.read(shared_queue, back);
+    shared_queue.read(shared, back);
     require(back[31] == 4.0f, "copies: result");
     require(shared_program.kernel_names().size() == 3, "copies: kernel names");
 }
@@ -297,9 +297,9 @@ void user_mistakes() {
     const ReadWriteBuffer<cl_int> ints{s.context, 16};
     expect_error("clSetKernelArg", CL_INVALID_ARG_SIZE, [&] { offset.set_args(ints, cl_int4{}); });
     std::vector<float> small(10);
-    expect_error("clEnqueueReadBuffer", CL_INVALID_VALUE, [&] { data.read(s.queue, small); });
+    expect_error("clEnqueueReadBuffer", CL_INVALID_VALUE, [&] { s.queue.read(data, small); });
     expect_error("clEnqueueReadBuffer", CL_INVALID_CONTEXT,
-                 [&] { data.read_at(other_queue, 0, small); });
+                 [&] { other_queue.read(data.slice(0, small.size()), small); });
 }
 
 void device_queries() {

@@ -20,6 +20,6 @@ __kernel void add(__global const float* a, __global float* b) {
     openclaw::ReadWriteBuffer<float> b{context, ones};
     queue.enqueue(add.set_args(a, b), openclaw::NDRange{64});
     std::vector<float> out(64);
-    b.read(queue, out);
+    queue.read(b, out);
     return out[63];
 }

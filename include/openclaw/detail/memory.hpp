@@ -89,14 +89,13 @@ MemObject sub_buffer(const MemObject& parent, std::size_t offset, std::size_t co
 std::size_t sub_alignment(const MemObject& buffer, std::size_t element_size, OnError on_error);
 
 /// Blocking transfer of `count` elements at element `offset` to or from `host`; `pageable` host
-/// memory may go through the queue's staging buffers.
+/// memory may go through the queue's staging buffers, unless `event` asks for the command's
+/// event (the transfer is then one command, whose event it is).
 void transfer(const MemObject& buffer, Direction direction, const Queue& queue, std::size_t offset,
               std::size_t count, Element element, void* host, bool pageable, const WaitList& wait,
-              OnError on_error);
-/// Refuses a destination of `elements` that cannot hold the whole buffer.
-bool check_destination(const MemObject& buffer, std::size_t elements, Element element,
-                       OnError on_error);
-/// Non-blocking transfer from or to pinned memory; the command's event (null after a failure,
+              OnError on_error, cl_event* event = nullptr);
+/// Non-blocking transfer from or to host memory that outlives it (pinned, or held by a
+/// HostTransfer); the command's event (null after a failure,
 /// or a marker's when there is nothing to move).
 cl_event transfer_async(const MemObject& buffer, Direction direction, const Queue& queue,
                         std::size_t offset, std::size_t count, Element element, void* host,
@@ -136,10 +135,11 @@ class Mapping {
     }
     ~Mapping() { unmap_noexcept(); }
 
-    /// Maps `count` elements at element `offset` of `buffer` (blocking) and registers it.
+    /// Maps `count` elements at element `offset` of `buffer` (blocking) and registers it;
+    /// `event`, if given, receives the map command's event.
     static Mapping map(const MemObject& buffer, const Queue& queue, cl_map_flags flags,
                        std::size_t offset, std::size_t count, Element element, const WaitList& wait,
-                       OnError on_error);
+                       OnError on_error, cl_event* event = nullptr);
     /// Takes charge of a mapping made elsewhere (clEnqueueMapImage): `bytes` at `data` of `mem`,
     /// registered as `ticket`.
     static Mapping adopt(cl_command_queue queue, cl_mem mem, void* data, std::size_t bytes,
@@ -478,35 +478,26 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     return sub;
 }
 
-OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elements,
-                                       Element element, OnError on_error) {
-    const std::size_t size = buffer.bytes / element.size;
-    if (elements < size) [[unlikely]] {
-        fail(on_error, CL_INVALID_VALUE, "clEnqueueReadBuffer",
-             concat("destination holds ", elements, " elements, the buffer ", size,
-                    "; read_at() reads part of a buffer"));
-        return false;
-    }
-    return true;
-}
-
 [[gnu::noinline]] OPENCLAW_INLINE void transfer(const MemObject& buffer, Direction direction,
                                                 const Queue& queue, std::size_t offset,
                                                 std::size_t count, Element element, void* host,
                                                 bool pageable, const WaitList& wait,
-                                                OnError on_error) {
+                                                OnError on_error, cl_event* event) {
     const bool reads = direction == Direction::read;
     const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
     if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
                      on_error) ||
-        count == 0 || !check_queue(buffer, queue, call, "buffer", on_error) ||
+        !check_queue(buffer, queue, call, "buffer", on_error) ||
         !check_host_access(buffer, reads, call, on_error) || !wait.check(call, on_error) ||
         !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
         return;
     }
+    if (count == 0) {
+        return nothing_to_do(queue, wait, event, on_error);
+    }
     const std::size_t begin = offset * element.size;  // inside the buffer: no overflow
     const std::size_t bytes = count * element.size;
-    if (pageable && bytes >= StagingPool::threshold_bytes) {
+    if (pageable && event == nullptr && bytes >= StagingPool::threshold_bytes) {
         if (auto [pool, lock] = staging_of(queue); pool != nullptr) {
             if (!wait.empty() &&
                 !check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents", on_error,
@@ -523,11 +514,10 @@ OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elem
             return;
         }
     }
-    const cl_int code = reads
-                            ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
-                                                  host, wait.size(), wait.data(), nullptr)
-                            : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
-                                                   host, wait.size(), wait.data(), nullptr);
+    const cl_int code = reads ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin,
+                                                    bytes, host, wait.size(), wait.data(), event)
+                              : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin,
+                                                     bytes, host, wait.size(), wait.data(), event);
     (void)check(code, call, on_error,
                 [&] { return memory::describe(buffer, offset, count, element); });
 }
@@ -639,7 +629,8 @@ OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elem
 [[gnu::noinline]] OPENCLAW_INLINE Mapping Mapping::map(const MemObject& buffer, const Queue& queue,
                                                        cl_map_flags flags, std::size_t offset,
                                                        std::size_t count, Element element,
-                                                       const WaitList& wait, OnError on_error) {
+                                                       const WaitList& wait, OnError on_error,
+                                                       cl_event* event) {
     constexpr const char* call = "clEnqueueMapBuffer";
     Mapping view;
     const bool writable = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
@@ -661,7 +652,7 @@ OPENCLAW_INLINE bool check_destination(const MemObject& buffer, std::size_t elem
     view.queue_ = Handle<cl_command_queue>::retain(queue.get(), on_error);
     cl_int code = CL_SUCCESS;
     void* host = clEnqueueMapBuffer(queue.get(), buffer.get(), CL_TRUE, flags, begin, bytes,
-                                    wait.size(), wait.data(), nullptr, &code);
+                                    wait.size(), wait.data(), event, &code);
     if (code != CL_SUCCESS) {
         map_registry.remove(ticket);
         fail(on_error, code, call,
