@@ -488,3 +488,102 @@ TEST_CASE("nonblocking transfers of ordinary memory own that memory until they a
     CHECK_FALSE(refused.event());
     CHECK(std::move(refused).get() == iota(8));
 }
+
+TEST_CASE("rectangular reads, writes and copies move boxes through pitched layouts") {
+    const openclaw::Queue& queue = env().queue;
+    // An 8 x 6 image of ints in a buffer, rows 8 elements apart.
+    std::vector<int> host(48);
+    std::iota(host.begin(), host.end(), 0);
+    const openclaw::ReadWriteBuffer<int> grid{env().context, host};
+    // Read the 3 x 2 box at (2, 1) into a packed 3 x 2 array.
+    std::vector<int> box(6, -1);
+    queue.read(grid, openclaw::Rect{.source = {{2, 1, 0}, 8}, .extent = {3, 2, 1}}, box);
+    CHECK(box == std::vector<int>{10, 11, 12, 18, 19, 20});
+    // Write a 2 x 2 box from a host array whose rows are 5 apart, at (5, 4) of the grid.
+    std::vector<int> patch(10);
+    std::iota(patch.begin(), patch.end(), 100);
+    const openclaw::Event wrote = queue.write(
+        grid,
+        openclaw::Rect{
+            .source = {{1, 0, 0}, 5}, .destination = {{5, 4, 0}, 8}, .extent = {2, 2, 1}},
+        patch, openclaw::with_event);
+    CHECK(wrote.is_complete());
+    std::vector<int> back(48);
+    queue.read(grid, back);
+    CHECK(back[4 * 8 + 5] == 101);
+    CHECK(back[4 * 8 + 6] == 102);
+    CHECK(back[5 * 8 + 5] == 106);
+    CHECK(back[5 * 8 + 7] == 47);  // outside the box: untouched
+    // Copy a 2 x 2 x 2 box between 3-D layouts (slices of 4 x 2 and of 3 x 3).
+    const openclaw::ReadWriteBuffer<int> cube{env().context, host};  // 4 x 2 x 6 packed
+    const openclaw::ReadWriteBuffer<int> other{env().context, 27};
+    queue.fill(other, 0);
+    queue.copy(
+        cube, other,
+        openclaw::Rect{
+            .source = {{1, 0, 1}, 4, 8}, .destination = {{0, 1, 0}, 3, 9}, .extent = {2, 2, 2}});
+    std::vector<int> copied(27);
+    queue.read(other, copied);
+    CHECK(copied[3] == 9);    // source (1, 0, 1) = 1 + 8
+    CHECK(copied[7] == 14);   // source (2, 1, 1) = 2 + 4 + 8
+    CHECK(copied[12] == 17);  // source (1, 0, 2) -> destination (0, 1, 1)
+    CHECK(copied[0] == 0);
+
+    // Pitches and footprints are checked before the driver, overflow included.
+    const auto small_host = thrown<openclaw::Error>([&] {
+        queue.read(grid, openclaw::Rect{.source = {{0, 0, 0}, 8}, .extent = {4, 4, 1}},
+                   std::span<int>(box));
+    });
+    REQUIRE(small_host);
+    CHECK(small_host->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(small_host->what(), has("clEnqueueReadBufferRect: CL_INVALID_VALUE (-30): host "
+                                       "memory box of 4x4x1 elements at (0, 0, 0) with row pitch "
+                                       "4 and slice pitch 16 ends at element 15: the host memory "
+                                       "holds 6"));
+    const auto past = thrown<openclaw::Error>([&] {
+        queue.read(grid, openclaw::Rect{.source = {{6, 5, 0}, 8}, .extent = {3, 1, 1}}, box);
+    });
+    REQUIRE(past);
+    CHECK_THAT(past->what(), has("buffer box of 3x1x1 elements at (6, 5, 0) with row pitch 8"));
+    const auto pitch = thrown<openclaw::Error>([&] {
+        queue.read(grid, openclaw::Rect{.source = {{0, 0, 0}, 2}, .extent = {3, 1, 1}}, box);
+    });
+    REQUIRE(pitch);
+    CHECK_THAT(pitch->what(), has("buffer row pitch 2 is less than the box's row of 3 elements"));
+    const auto huge = thrown<openclaw::Error>([&] {
+        queue.read(grid,
+                   openclaw::Rect{.source = {{0, 0, 0}, std::size_t{1} << 62}, .extent = {1, 8, 1}},
+                   box);
+    });
+    REQUIRE(huge);
+    CHECK_THAT(huge->what(), has("overflows size_t"));
+    const auto empty_box = thrown<openclaw::Error>([&] {
+        queue.read(grid, openclaw::Rect{.extent = {0, 1, 1}}, box);
+    });
+    REQUIRE(empty_box);
+    CHECK_THAT(empty_box->what(), has("every dimension needs at least 1"));
+}
+
+TEST_CASE("buffers migrate to the queue's device or the host") {
+    const openclaw::Queue& queue = env().queue;
+    const openclaw::ReadWriteBuffer<int> buffer{env().context, iota(256)};
+    queue.migrate(buffer);
+    const openclaw::Event to_host = queue.migrate(buffer, {.to_host = true}, openclaw::with_event);
+    to_host.wait();
+    CHECK(to_host.info<CL_EVENT_COMMAND_TYPE>() ==
+          static_cast<cl_command_type>(CL_COMMAND_MIGRATE_MEM_OBJECTS));
+    std::vector<int> back(256);
+    queue.read(buffer, back);
+    CHECK(back == iota(256));  // a migration moves, it does not change
+    // Contents undefined counts as a write: refused while a view is mapped.
+    {
+        const auto view = queue.map_read(buffer);
+        std::error_code ec;
+        queue.migrate(buffer, {.content_undefined = true}, {}, ec);
+        CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
+    }
+    const auto empty =
+        thrown<openclaw::Error>([&] { queue.migrate(openclaw::ReadWriteBuffer<int>{}); });
+    REQUIRE(empty);
+    CHECK(empty->cl_code() == CL_INVALID_MEM_OBJECT);
+}

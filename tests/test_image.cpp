@@ -616,3 +616,71 @@ TEST_CASE("images: a kernel typed from its source takes images of any pixel form
         CHECK(result[i] == values[i] + 0.5f);
     }
 }
+
+TEST_CASE("images: fill, copies to and from buffers, and between images") {
+    if (!images_or_refusal()) {
+        return;
+    }
+    const openclaw::Queue& queue = env().queue;
+    Image2D<pixel::rgba8> image{env().context, 8, 4};
+    queue.fill(image, ImageRegion::rect(0, 0, 8, 4), cl_float4{{1.0f, 0.0f, 0.5f, 1.0f}});
+    const openclaw::Event filled =
+        queue.fill(image, ImageRegion::rect(2, 1, 2, 2), cl_float4{{0.0f, 1.0f, 0.0f, 1.0f}},
+                   openclaw::with_event);
+    filled.wait();
+    // Image to buffer: packed pixels of the image's host type.
+    const openclaw::ReadWriteBuffer<cl_uchar4> pixels{env().context, 40};
+    queue.fill(pixels, cl_uchar4{{9, 9, 9, 9}});
+    queue.copy(image, ImageRegion::rect(0, 0, 8, 4), pixels.slice(8));
+    std::vector<cl_uchar4> host(40);
+    queue.read(pixels, host);
+    CHECK(host[7].s[0] == 9);  // before the slice: untouched
+    CHECK(host[8].s[0] == 255);
+    CHECK(host[8].s[1] == 0);
+    CHECK((host[8].s[2] == 127 || host[8].s[2] == 128));  // 0.5 rounds either way
+    CHECK(host[8 + 1 * 8 + 2].s[1] == 255);               // (2, 1): the second fill
+    CHECK(host[8 + 1 * 8 + 2].s[0] == 0);
+    // Buffer to image, and image to image at another origin.
+    Image2D<pixel::rgba8> copy{env().context, 8, 4};
+    queue.copy(pixels.slice(8, 32), copy, ImageRegion::rect(0, 0, 8, 4));
+    Image2D<pixel::rgba8> shifted{env().context, 8, 4};
+    queue.fill(shifted, ImageRegion::rect(0, 0, 8, 4), cl_float4{{0.0f, 0.0f, 0.0f, 0.0f}});
+    queue.copy(copy, ImageRegion::rect(2, 1, 2, 2), shifted, {5, 2, 0});
+    std::vector<cl_uchar4> one(1);
+    queue.read(shifted, ImageRegion::rect(5, 2, 1, 1), std::span<cl_uchar4>(one));
+    CHECK(one[0].s[1] == 255);
+    queue.read(shifted, ImageRegion::rect(0, 0, 1, 1), std::span<cl_uchar4>(one));
+    CHECK(one[0].s[3] == 0);
+
+    // What the driver would refuse or misread is refused first, with the reason.
+    const auto colour = thrown<openclaw::Error>([&] {
+        queue.fill(image, ImageRegion::rect(0, 0, 8, 4), cl_uint4{{1, 2, 3, 4}});
+    });
+    REQUIRE(colour);
+    CHECK(colour->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(colour->what(), has("is filled with a cl_float4 colour, not a cl_uint4"));
+    const auto small = thrown<openclaw::Error>(
+        [&] { queue.copy(image, ImageRegion::rect(0, 0, 8, 4), pixels.slice(0, 16)); });
+    REQUIRE(small);
+    CHECK_THAT(small->what(), has("clEnqueueCopyImageToBuffer: CL_INVALID_VALUE (-30): the buffer "
+                                  "region holds 16 elements (64 bytes), the image region 32 "
+                                  "pixels of 4 bytes"));
+    const auto outside = thrown<openclaw::Error>([&] {
+        queue.copy(copy, ImageRegion::rect(0, 0, 4, 4), shifted, {6, 0, 0});
+    });
+    REQUIRE(outside);
+    CHECK_THAT(outside->what(), has("is outside the image of 8 x 4 x 1 pixels"));
+    Image2D<pixel::rgba_u8> other_format{env().context, 8, 4};
+    const auto format = thrown<openclaw::Error>([&] {
+        queue.copy(copy, ImageRegion::rect(0, 0, 2, 2), other_format, {0, 0, 0});
+    });
+    REQUIRE(format);
+    CHECK(format->cl_code() == CL_IMAGE_FORMAT_MISMATCH);
+    // A fill, like a write, is refused while a view of the image is mapped.
+    {
+        const auto view = queue.map_read(image);
+        std::error_code ec;
+        queue.fill(image, ImageRegion::rect(0, 0, 1, 1), cl_float4{}, {}, ec);
+        CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
+    }
+}

@@ -3,6 +3,7 @@
 #include <openclaw/openclaw.hpp>
 
 #include <numeric>
+#include <span>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -75,6 +76,30 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     // Allocators of one context compare equal (and rebind).
     const openclaw::SvmAllocator<int> ints = allocator;
     CHECK(ints == allocator);
+
+    // The queue's SVM commands: fill (enqueued), copy (blocking), migrate (2.1 platforms).
+    const openclaw::Event filled =
+        env().queue.svm_fill(std::span<float>(in), 2.5f, openclaw::with_event);
+    env().queue.svm_copy(std::span<float>(out).first(16), std::span<const float>(in).first(16),
+                         openclaw::after(filled));
+    std::vector<float> host(16);
+    env().queue.svm_copy(std::span<float>(host), std::span<const float>(out).first(16));
+    CHECK(host == std::vector<float>(16, 2.5f));
+    const auto small = thrown<openclaw::Error>([&] {
+        env().queue.svm_copy(std::span<float>(host).first(4), std::span<const float>(out));
+    });
+    REQUIRE(small);
+    CHECK_THAT(small->what(), has("clEnqueueSVMMemcpy: CL_INVALID_VALUE (-30): the destination "
+                                  "holds 16 bytes, the source 16384"));
+    const openclaw::Version platform = env().device.platform().version();
+    std::error_code ec;
+    env().queue.svm_migrate(std::span<float>(in), {}, {}, ec);
+    if (platform >= openclaw::Version{2, 1}) {
+        CHECK_FALSE(ec);
+    } else {
+        CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
+    }
+    env().queue.finish();
 }
 
 TEST_CASE("fine-grain SVM is touched by the host without mapping") {

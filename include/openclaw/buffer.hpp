@@ -657,4 +657,111 @@ MappedSpan<typename Region::value_type> Queue::map_read_write(const Region& regi
         *this, detail::region_of(region), CL_MAP_READ | CL_MAP_WRITE, wait, on_error));
 }
 
+namespace detail {
+template <Direction direction, class T, class A, class Host>
+void host_transfer_rect(const Queue& queue, const Buffer<T, A>& buffer, const Rect& rect,
+                        Host&& host, const WaitList& wait, cl_event* event, OnError on_error) {
+    T* data = nullptr;
+    std::size_t elements = 0;
+    if constexpr (direction == Direction::read) {
+        const std::span<T> span(host);
+        data = span.data();
+        elements = span.size();
+    } else {
+        const std::span<const T> span(host);
+        data = const_cast<T*>(span.data());
+        elements = span.size();
+    }
+    const BufferSlice<T, A> whole(buffer);
+    transfer_rect(SliceAccess::mem(whole), direction, queue, rect, element_of(whole), data,
+                  elements, wait, event, on_error);
+}
+}  // namespace detail
+
+template <class T, class A, class Host>
+requires detail::HostDestination<Host, T>
+void Queue::read(const Buffer<T, A>& src, const Rect& rect, Host&& dst, const WaitList& wait,
+                 OnError on_error) const {
+    detail::host_transfer_rect<detail::Direction::read>(*this, src, rect, dst, wait, nullptr,
+                                                        on_error);
+}
+
+template <class T, class A, class Host>
+requires detail::HostDestination<Host, T> Event Queue::read(const Buffer<T, A>& src,
+                                                            const Rect& rect, Host&& dst, WithEvent,
+                                                            const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::host_transfer_rect<detail::Direction::read>(*this, src, rect, dst, wait, &raw,
+                                                        on_error);
+    return Event::adopt(raw);
+}
+
+template <class T, class A, class Host>
+requires detail::HostSource<Host, T>
+void Queue::write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, const WaitList& wait,
+                  OnError on_error) const {
+    detail::host_transfer_rect<detail::Direction::write>(*this, dst, rect, src, wait, nullptr,
+                                                         on_error);
+}
+
+template <class T, class A, class Host>
+requires detail::HostSource<Host, T> Event Queue::write(const Buffer<T, A>& dst, const Rect& rect,
+                                                        Host&& src, WithEvent, const WaitList& wait,
+                                                        OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::host_transfer_rect<detail::Direction::write>(*this, dst, rect, src, wait, &raw,
+                                                         on_error);
+    return Event::adopt(raw);
+}
+
+template <class T, class A, class B>
+void Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect,
+                 const WaitList& wait, OnError on_error) const {
+    const BufferSlice<T, A> from(src);
+    const BufferSlice<T, B> to(dst);
+    detail::copy_rect(detail::SliceAccess::mem(from), detail::SliceAccess::mem(to), *this, rect,
+                      detail::element_of(from), wait, nullptr, on_error);
+}
+
+template <class T, class A, class B>
+Event Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect, WithEvent,
+                  const WaitList& wait, OnError on_error) const {
+    const BufferSlice<T, A> from(src);
+    const BufferSlice<T, B> to(dst);
+    cl_event raw = nullptr;
+    detail::copy_rect(detail::SliceAccess::mem(from), detail::SliceAccess::mem(to), *this, rect,
+                      detail::element_of(from), wait, &raw, on_error);
+    return Event::adopt(raw);
+}
+
+template <class Memory>
+requires(detail::is_buffer<Memory> ||
+         detail::is_image<Memory>) void Queue::migrate(const Memory& memory, const WaitList& wait,
+                                                       OnError on_error) const {
+    detail::migrate(memory.get(), memory.context_handle(), *this, MigrateOptions{}, wait, nullptr,
+                    on_error);
+}
+
+template <class Memory>
+requires(detail::is_buffer<Memory> ||
+         detail::is_image<Memory>) void Queue::migrate(const Memory& memory,
+                                                       const MigrateOptions& options,
+                                                       const WaitList& wait,
+                                                       OnError on_error) const {
+    detail::migrate(memory.get(), memory.context_handle(), *this, options, wait, nullptr, on_error);
+}
+
+template <class Memory>
+requires(detail::is_buffer<Memory> ||
+         detail::is_image<Memory>) Event Queue::migrate(const Memory& memory,
+                                                        const MigrateOptions& options, WithEvent,
+                                                        const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::migrate(memory.get(), memory.context_handle(), *this, options, wait, &raw, on_error);
+    return Event::adopt(raw);
+}
+
 OPENCLAW_END_NAMESPACE

@@ -7,6 +7,7 @@
 #include <openclaw/config.hpp>
 
 #include <cstddef>
+#include <type_traits>
 
 OPENCLAW_BEGIN_NAMESPACE
 
@@ -53,6 +54,8 @@ enum class ImageShape { image2d, image3d, image2d_array };
 template <ImageShape Shape, class Pixel, class Access>
 class Image;
 struct ImageRegion;
+struct Rect;
+struct MigrateOptions;
 template <std::size_t N>
 struct FixedString;
 
@@ -73,6 +76,11 @@ template <class P>
 inline constexpr bool is_pinned = false;
 template <class T>
 inline constexpr bool is_pinned<PinnedBuffer<T>> = true;
+
+/// What clEnqueueFillImage takes as a colour: four floats, ints or unsigned ints.
+template <class C>
+inline constexpr bool is_fill_color =
+    std::is_same_v<C, cl_float4> || std::is_same_v<C, cl_int4> || std::is_same_v<C, cl_uint4>;
 
 template <class I>
 inline constexpr bool is_image = false;

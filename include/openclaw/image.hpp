@@ -332,6 +332,25 @@ ImageObject describe_image(Handle<cl_mem> handle, ImageKind kind, ImageFormat fo
 void image_transfer(const ImageObject& image, ImageKind kind, ImageFormat format, bool read,
                     const Queue& queue, const ImageRegion& region, void* host, std::size_t pixels,
                     const WaitList& wait, OnError on_error);
+/// What a fill colour holds: floats, signed or unsigned integers.
+enum class FillColor : unsigned char { floats, ints, uints };
+/// clEnqueueFillImage of `region` with `color`, whose kind must suit the format's channel type.
+void fill_image(const ImageObject& image, ImageKind kind, ImageFormat format, const Queue& queue,
+                const ImageRegion& region, const void* color, FillColor color_kind,
+                const WaitList& wait, cl_event* event, OnError on_error);
+/// clEnqueueCopyImageToBuffer (`to_buffer`) or clEnqueueCopyBufferToImage between `region` of
+/// the image and `count` elements from element `offset` of `buffer`.
+void copy_image_buffer(const ImageObject& image, ImageKind kind, ImageFormat format,
+                       const MemObject& buffer, std::size_t offset, std::size_t count,
+                       std::size_t element_size, bool to_buffer, const Queue& queue,
+                       const ImageRegion& region, const WaitList& wait, cl_event* event,
+                       OnError on_error);
+/// clEnqueueCopyImage of `region` of `source` to `to` in `destination` (the same format).
+void copy_images(const ImageObject& source, ImageKind source_kind, ImageFormat source_format,
+                 const ImageObject& destination, ImageKind destination_kind,
+                 ImageFormat destination_format, const ImageRegion& region,
+                 const std::array<std::size_t, 3>& to, const Queue& queue, const WaitList& wait,
+                 cl_event* event, OnError on_error);
 
 /// A mapped region of an image: the mapping, the region's size and the driver's pitches.
 struct ImageMapping {
@@ -497,7 +516,29 @@ class Image {
     /// The region covering the whole image.
     ImageRegion whole() const noexcept { return {{0, 0, 0}, extent()}; }
 
-    // ---- blocking transfers --------------------------------------------------------------
+    /// Any clGetMemObjectInfo parameter, with its C++ type from openclaw's info table.
+    template <cl_mem_info Param>
+    detail::info_t<cl_mem, Param> info(OnError on_error = {}) const {
+        return detail::get_info<cl_mem, Param>(on_error, get());
+    }
+    /// Any clGetImageInfo parameter, with its C++ type from openclaw's info table.
+    template <cl_image_info Param>
+    detail::info_t<detail::ImageInfo, Param> image_info(OnError on_error = {}) const {
+        return detail::get_info<detail::ImageInfo, Param>(on_error, get());
+    }
+
+    /// The raw cl_mem (not retained; null when empty).
+    cl_mem get() const noexcept { return image_.mem.get(); }
+    /// The raw context the image belongs to (not retained: the image keeps it alive).
+    cl_context context_handle() const noexcept { return image_.mem.context; }
+    /// True when the image holds a memory object.
+    explicit operator bool() const noexcept { return static_cast<bool>(image_.mem.handle); }
+
+  private:
+    friend class Queue;
+    explicit Image(detail::ImageObject image) noexcept : image_(std::move(image)) {}
+
+    // ---- the commands queue.read / write / map_* forward to (the queue is their subject) ----
 
     /// Blocking read of the whole image into `dst` (pixel_count() pixels, rows packed).
     void read(const Queue& queue, std::span<host_type> dst, const WaitList& wait = {},
@@ -578,27 +619,6 @@ class Image {
         return MappedImage<host_type>(detail::map_image(
             image_, kind, format, queue, CL_MAP_READ | CL_MAP_WRITE, region, wait, on_error));
     }
-
-    /// Any clGetMemObjectInfo parameter, with its C++ type from openclaw's info table.
-    template <cl_mem_info Param>
-    detail::info_t<cl_mem, Param> info(OnError on_error = {}) const {
-        return detail::get_info<cl_mem, Param>(on_error, get());
-    }
-    /// Any clGetImageInfo parameter, with its C++ type from openclaw's info table.
-    template <cl_image_info Param>
-    detail::info_t<detail::ImageInfo, Param> image_info(OnError on_error = {}) const {
-        return detail::get_info<detail::ImageInfo, Param>(on_error, get());
-    }
-
-    /// The raw cl_mem (not retained; null when empty).
-    cl_mem get() const noexcept { return image_.mem.get(); }
-    /// The raw context the image belongs to (not retained: the image keeps it alive).
-    cl_context context_handle() const noexcept { return image_.mem.context; }
-    /// True when the image holds a memory object.
-    explicit operator bool() const noexcept { return static_cast<bool>(image_.mem.handle); }
-
-  private:
-    explicit Image(detail::ImageObject image) noexcept : image_(std::move(image)) {}
 
     detail::ImageObject image_;
 };
@@ -1083,6 +1103,133 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                 [&] { return images::describe(kind, format, region, image.size()); });
 }
 
+[[gnu::noinline]] OPENCLAW_INLINE void fill_image(const ImageObject& image, ImageKind kind,
+                                                  ImageFormat format, const Queue& queue,
+                                                  const ImageRegion& region, const void* color,
+                                                  FillColor color_kind, const WaitList& wait,
+                                                  cl_event* event, OnError on_error) {
+    constexpr const char* call = "clEnqueueFillImage";
+    const cl_channel_type type = format.format.image_channel_data_type;
+    const FillColor wanted =
+        type == CL_SIGNED_INT8 || type == CL_SIGNED_INT16 || type == CL_SIGNED_INT32
+            ? FillColor::ints
+        : type == CL_UNSIGNED_INT8 || type == CL_UNSIGNED_INT16 || type == CL_UNSIGNED_INT32
+            ? FillColor::uints
+            : FillColor::floats;
+    const auto name = [](FillColor c) {
+        return c == FillColor::ints ? "cl_int4" : c == FillColor::uints ? "cl_uint4" : "cl_float4";
+    };
+    if (!check_queue(image.mem, queue, call, "image", on_error) ||
+        !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
+        !wait.check(call, on_error) ||
+        !map_registry.check(image.mem.get(), Use::write, call, on_error)) {
+        return;
+    }
+    if (color_kind != wanted) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("a ", format.name, " image is filled with a ", name(wanted), " colour, not a ",
+                    name(color_kind)));
+        return;
+    }
+    (void)check(clEnqueueFillImage(queue.get(), image.mem.get(), color, region.origin.data(),
+                                   region.size.data(), wait.size(), wait.data(), event),
+                call, on_error,
+                [&] { return images::describe(kind, format, region, image.size()); });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE void copy_image_buffer(
+    const ImageObject& image, ImageKind kind, ImageFormat format, const MemObject& buffer,
+    std::size_t offset, std::size_t count, std::size_t element_size, bool to_buffer,
+    const Queue& queue, const ImageRegion& region, const WaitList& wait, cl_event* event,
+    OnError on_error) {
+    const char* call = to_buffer ? "clEnqueueCopyImageToBuffer" : "clEnqueueCopyBufferToImage";
+    if (!buffer.get()) {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "buffer");
+        return;
+    }
+    if (!check_queue(image.mem, queue, call, "image", on_error) ||
+        !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
+        !check_range(call, to_buffer ? "destination" : "source", offset, count,
+                     buffer.bytes / element_size, on_error) ||
+        !wait.check(call, on_error)) {
+        return;
+    }
+    if (buffer.context != image.mem.context) {
+        fail(on_error, CL_INVALID_CONTEXT, call,
+             "the image and the buffer belong to different contexts");
+        return;
+    }
+    // The region's pixels, packed: checked products (check_region bounds each by the image).
+    std::size_t pixels = 0;
+    std::size_t bytes = 0;
+    if (!checked_mul(region.size[0], region.size[1], pixels) ||
+        !checked_mul(pixels, region.size[2], pixels) ||
+        !checked_mul(pixels, format.pixel_size, bytes) || count * element_size < bytes) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("the buffer region holds ", count, " elements (", count * element_size,
+                    " bytes), the image region ", pixels, " pixels of ", format.pixel_size,
+                    " bytes"));
+        return;
+    }
+    if (!map_registry.check(image.mem.get(), to_buffer ? Use::read : Use::write, call, on_error) ||
+        !map_registry.check(buffer.get(), to_buffer ? Use::write : Use::read, call, on_error)) {
+        return;
+    }
+    const std::size_t at = offset * element_size;
+    const cl_int code =
+        to_buffer ? clEnqueueCopyImageToBuffer(queue.get(), image.mem.get(), buffer.get(),
+                                               region.origin.data(), region.size.data(), at,
+                                               wait.size(), wait.data(), event)
+                  : clEnqueueCopyBufferToImage(queue.get(), buffer.get(), image.mem.get(), at,
+                                               region.origin.data(), region.size.data(),
+                                               wait.size(), wait.data(), event);
+    (void)check(code, call, on_error,
+                [&] { return images::describe(kind, format, region, image.size()); });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE void copy_images(
+    const ImageObject& source, ImageKind source_kind, ImageFormat source_format,
+    const ImageObject& destination, ImageKind destination_kind, ImageFormat destination_format,
+    const ImageRegion& region, const std::array<std::size_t, 3>& to, const Queue& queue,
+    const WaitList& wait, cl_event* event, OnError on_error) {
+    constexpr const char* call = "clEnqueueCopyImage";
+    if (!destination.mem.get()) {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "destination image");
+        return;
+    }
+    const ImageRegion target{to, region.size};
+    if (!check_queue(source.mem, queue, call, "image", on_error) ||
+        !images::check_region(call, region, source.size(), source_kind.two_d(), on_error) ||
+        !images::check_region(call, target, destination.size(), destination_kind.two_d(),
+                              on_error) ||
+        !wait.check(call, on_error)) {
+        return;
+    }
+    if (destination.mem.context != source.mem.context) {
+        fail(on_error, CL_INVALID_CONTEXT, call,
+             "the source and destination images belong to different contexts");
+        return;
+    }
+    if (source_format.format.image_channel_order != destination_format.format.image_channel_order ||
+        source_format.format.image_channel_data_type !=
+            destination_format.format.image_channel_data_type) {
+        fail(on_error, CL_IMAGE_FORMAT_MISMATCH, call,
+             concat("the source is ", source_format.name, ", the destination ",
+                    destination_format.name, ": images copy only to images of their format"));
+        return;
+    }
+    if (!map_registry.check(source.mem.get(), Use::read, call, on_error) ||
+        !map_registry.check(destination.mem.get(), Use::write, call, on_error)) {
+        return;
+    }
+    (void)check(clEnqueueCopyImage(queue.get(), source.mem.get(), destination.mem.get(),
+                                   region.origin.data(), to.data(), region.size.data(), wait.size(),
+                                   wait.data(), event),
+                call, on_error, [&] {
+                    return images::describe(source_kind, source_format, region, source.size());
+                });
+}
+
 [[gnu::noinline]] OPENCLAW_INLINE ImageMapping map_image(const ImageObject& image, ImageKind kind,
                                                          ImageFormat format, const Queue& queue,
                                                          cl_map_flags flags,
@@ -1125,5 +1272,96 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
 
 }  // namespace detail
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+
+// ---- the queue's image commands that are not the image's own members ------------------------
+
+namespace detail {
+template <class Color>
+constexpr FillColor fill_color_of() noexcept {
+    return std::is_same_v<Color, cl_int4>    ? FillColor::ints
+           : std::is_same_v<Color, cl_uint4> ? FillColor::uints
+                                             : FillColor::floats;
+}
+}  // namespace detail
+
+template <class Image, class Color>
+requires(detail::is_image<Image>&& detail::is_fill_color<Color>) void Queue::fill(
+    const Image& image, const ImageRegion& region, const Color& color, const WaitList& wait,
+    OnError on_error) const {
+    detail::fill_image(image.image_, Image::kind, Image::format, *this, region, &color,
+                       detail::fill_color_of<Color>(), wait, nullptr, on_error);
+}
+
+template <class Image, class Color>
+requires(detail::is_image<Image>&& detail::is_fill_color<Color>) Event Queue::fill(
+    const Image& image, const ImageRegion& region, const Color& color, WithEvent,
+    const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::fill_image(image.image_, Image::kind, Image::format, *this, region, &color,
+                       detail::fill_color_of<Color>(), wait, &raw, on_error);
+    return Event::adopt(raw);
+}
+
+namespace detail {
+template <class Image, class T, class A>
+void copy_image_region(const Queue& queue, const ImageObject& image, ImageKind kind,
+                       ImageFormat format, const BufferSlice<T, A>& slice, bool to_buffer,
+                       const ImageRegion& region, const WaitList& wait, cl_event* event,
+                       OnError on_error) {
+    static_assert(std::is_same_v<T, typename Image::host_type>,
+                  "queue.copy between an image and a buffer: the buffer's elements must be the "
+                  "image's pixel host type (cl_uchar4 for pixel::rgba8, float for r_f32, ...)");
+    copy_image_buffer(image, kind, format, SliceAccess::mem(slice), slice.offset(), slice.size(),
+                      sizeof(T), to_buffer, queue, region, wait, event, on_error);
+}
+}  // namespace detail
+
+template <class Image, detail::BufferRegion Region>
+requires detail::is_image<Image>
+void Queue::copy(const Image& src, const ImageRegion& region, const Region& dst,
+                 const WaitList& wait, OnError on_error) const {
+    detail::copy_image_region<Image>(*this, src.image_, Image::kind, Image::format,
+                                     detail::region_of(dst), true, region, wait, nullptr, on_error);
+}
+
+template <class Image, detail::BufferRegion Region>
+requires detail::is_image<Image> Event Queue::copy(const Image& src, const ImageRegion& region,
+                                                   const Region& dst, WithEvent,
+                                                   const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::copy_image_region<Image>(*this, src.image_, Image::kind, Image::format,
+                                     detail::region_of(dst), true, region, wait, &raw, on_error);
+    return Event::adopt(raw);
+}
+
+template <detail::BufferRegion Region, class Image>
+requires detail::is_image<Image>
+void Queue::copy(const Region& src, const Image& dst, const ImageRegion& region,
+                 const WaitList& wait, OnError on_error) const {
+    detail::copy_image_region<Image>(*this, dst.image_, Image::kind, Image::format,
+                                     detail::region_of(src), false, region, wait, nullptr,
+                                     on_error);
+}
+
+template <detail::BufferRegion Region, class Image>
+requires detail::is_image<Image> Event Queue::copy(const Region& src, const Image& dst,
+                                                   const ImageRegion& region, WithEvent,
+                                                   const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::copy_image_region<Image>(*this, dst.image_, Image::kind, Image::format,
+                                     detail::region_of(src), false, region, wait, &raw, on_error);
+    return Event::adopt(raw);
+}
+
+template <class Source, class Destination>
+requires(detail::is_image<Source>&& detail::is_image<Destination>) void Queue::copy(
+    const Source& src, const ImageRegion& region, const Destination& dst,
+    const std::array<std::size_t, 3>& to, const WaitList& wait, OnError on_error) const {
+    detail::copy_images(src.image_, Source::kind, Source::format, dst.image_, Destination::kind,
+                        Destination::format, region, to, *this, wait, nullptr, on_error);
+}
 
 OPENCLAW_END_NAMESPACE

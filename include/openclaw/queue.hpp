@@ -301,6 +301,56 @@ class Queue {
     [[nodiscard]] MappedSpan<typename Region::value_type> map_read_write(
         const Region& region, const WaitList& wait = {}, OnError on_error = {}) const;
 
+    /// Reads a rectangular box of `src` into `dst` (clEnqueueReadBufferRect; blocking):
+    /// `rect.source` places it in the buffer, `rect.destination` in `dst`, in elements.
+    template <class T, class A, class Host>
+    requires detail::HostDestination<Host, T>
+    void read(const Buffer<T, A>& src, const Rect& rect, Host&& dst, const WaitList& wait = {},
+              OnError on_error = {}) const;
+    /// As the rectangular read, returning the command's Event.
+    template <class T, class A, class Host>
+    requires detail::HostDestination<Host, T>
+    [[nodiscard]] Event read(const Buffer<T, A>& src, const Rect& rect, Host&& dst, WithEvent,
+                             const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Writes a rectangular box of `src` into `dst` (clEnqueueWriteBufferRect; blocking):
+    /// `rect.source` places it in `src`, `rect.destination` in the buffer.
+    template <class T, class A, class Host>
+    requires detail::HostSource<Host, T>
+    void write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, const WaitList& wait = {},
+               OnError on_error = {}) const;
+    /// As the rectangular write, returning the command's Event.
+    template <class T, class A, class Host>
+    requires detail::HostSource<Host, T>
+    [[nodiscard]] Event write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, WithEvent,
+                              const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Copies a rectangular box between buffers (clEnqueueCopyBufferRect; enqueued).
+    template <class T, class A, class B>
+    void copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect,
+              const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As the rectangular copy, returning the command's Event.
+    template <class T, class A, class B>
+    [[nodiscard]] Event copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect,
+                             WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+
+    /// Moves a buffer or image to this queue's device ahead of its use
+    /// (clEnqueueMigrateMemObjects; enqueued).
+    template <class Memory>
+    requires(detail::is_buffer<Memory> ||
+             detail::is_image<Memory>) void migrate(const Memory& memory, const WaitList& wait = {},
+                                                    OnError on_error = {}) const;
+    /// As migrate(), with `options` (to the host; contents undefined).
+    template <class Memory>
+    requires(detail::is_buffer<Memory> ||
+             detail::is_image<Memory>) void migrate(const Memory& memory,
+                                                    const MigrateOptions& options,
+                                                    const WaitList& wait = {},
+                                                    OnError on_error = {}) const;
+    /// As migrate() with `options`, returning the command's Event.
+    template <class Memory>
+    requires(detail::is_buffer<Memory> || detail::is_image<Memory>) [[nodiscard]] Event
+        migrate(const Memory& memory, const MigrateOptions& options, WithEvent,
+                const WaitList& wait = {}, OnError on_error = {}) const;
+
     // ---- image commands (image.hpp): the image, an optional ImageRegion, host memory ------
     /// Reads the whole image into host memory (blocking; see image.hpp for the layout).
     template <class Image, class Host>
@@ -387,6 +437,75 @@ class Queue {
         return image.map_read_write(*this, region, wait, on_error);
     }
 
+    /// Fills `region` of an image with `color` (clEnqueueFillImage; enqueued): a cl_float4 for
+    /// normalized and float formats, a cl_int4 or cl_uint4 for signed or unsigned integer ones
+    /// (checked against the image's format).
+    template <class Image, class Color>
+    requires(detail::is_image<Image>&& detail::is_fill_color<Color>) void fill(
+        const Image& image, const ImageRegion& region, const Color& color,
+        const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As the image fill, returning the command's Event.
+    template <class Image, class Color>
+    requires(detail::is_image<Image>&& detail::is_fill_color<Color>) [[nodiscard]] Event
+        fill(const Image& image, const ImageRegion& region, const Color& color, WithEvent,
+             const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Copies `region` of an image into a buffer region of its pixels' host type, packed
+    /// (clEnqueueCopyImageToBuffer; enqueued). The buffer region must hold the pixels.
+    template <class Image, detail::BufferRegion Region>
+    requires detail::is_image<Image>
+    void copy(const Image& src, const ImageRegion& region, const Region& dst,
+              const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As the image-to-buffer copy, returning the command's Event.
+    template <class Image, detail::BufferRegion Region>
+    requires detail::is_image<Image>
+    [[nodiscard]] Event copy(const Image& src, const ImageRegion& region, const Region& dst,
+                             WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Copies packed pixels from a buffer region into `region` of an image
+    /// (clEnqueueCopyBufferToImage; enqueued).
+    template <detail::BufferRegion Region, class Image>
+    requires detail::is_image<Image>
+    void copy(const Region& src, const Image& dst, const ImageRegion& region,
+              const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As the buffer-to-image copy, returning the command's Event.
+    template <detail::BufferRegion Region, class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] Event copy(const Region& src, const Image& dst, const ImageRegion& region,
+                             WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Copies `region` of one image to `to` (its first pixel) in another of the same pixel
+    /// format (clEnqueueCopyImage; enqueued).
+    template <class Source, class Destination>
+    requires(detail::is_image<Source>&& detail::is_image<Destination>) void copy(
+        const Source& src, const ImageRegion& region, const Destination& dst,
+        const std::array<std::size_t, 3>& to, const WaitList& wait = {},
+        OnError on_error = {}) const;
+
+#if CL_TARGET_OPENCL_VERSION >= 200
+    // ---- shared virtual memory (svm.hpp): spans of SVM allocations -----------------------
+    /// Copies `src` to the start of `dst` (clEnqueueSVMMemcpy; blocking, since either side may
+    /// be host memory); `dst` must hold `src`.
+    template <class T>
+    void svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
+                  const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As svm_copy(), returning the (completed) command's Event.
+    template <class T>
+    [[nodiscard]] Event svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
+                                 WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Sets every element of SVM memory to `value` (clEnqueueSVMMemFill; enqueued: the
+    /// pattern is copied at once). T's size must be a power of two up to 128 bytes.
+    template <class T>
+    void svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, const WaitList& wait = {},
+                  OnError on_error = {}) const;
+    /// As svm_fill(), returning the command's Event.
+    template <class T>
+    [[nodiscard]] Event svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, WithEvent,
+                                 const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Migrates SVM memory to this queue's device or the host (clEnqueueSVMMigrateMem, OpenCL
+    /// 2.1 platforms; enqueued).
+    template <class T>
+    void svm_migrate(std::span<T> memory, const MigrateOptions& options, const WaitList& wait = {},
+                     OnError on_error = {}) const;
+#endif
+
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
     [[nodiscard]] Event marker(const WaitList& wait = {}, OnError on_error = {}) const;
@@ -400,11 +519,17 @@ class Queue {
     }
 
     /// The raw cl_command_queue (not retained; null when empty).
-    cl_command_queue get() const noexcept { return handle_.get(); }
+    cl_command_queue get() const noexcept {
+        return handle_.get();
+    }
     /// The raw context the queue belongs to (not retained: the queue keeps it alive).
-    cl_context context_handle() const noexcept { return context_; }
+    cl_context context_handle() const noexcept {
+        return context_;
+    }
     /// True when the object holds a queue.
-    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
+    explicit operator bool() const noexcept {
+        return static_cast<bool>(handle_);
+    }
     friend bool operator==(const Queue& a, const Queue& b) noexcept {
         return a.handle_ == b.handle_;
     }

@@ -7,6 +7,7 @@
 
 #include <openclaw/context.hpp>
 #include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/memory.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/queue.hpp>
@@ -237,6 +238,160 @@ class SvmMapping {
     std::span<T> region_;
     bool mapped_ = false;
 };
+
+namespace detail {
+/// clEnqueueSVMMemcpy of `bytes` (blocking).
+void svm_copy(const Queue& queue, void* dst, const void* src, std::size_t dst_bytes,
+              std::size_t bytes, const WaitList& wait, cl_event* event, OnError on_error);
+/// clEnqueueSVMMemFill of `bytes` with the `pattern_size` bytes at `pattern`.
+void svm_fill(const Queue& queue, void* dst, std::size_t bytes, const void* pattern,
+              std::size_t pattern_size, const WaitList& wait, cl_event* event, OnError on_error);
+/// clEnqueueSVMMigrateMem of one range.
+void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, MigrateOptions options,
+                 const WaitList& wait, cl_event* event, OnError on_error);
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+[[gnu::noinline]] OPENCLAW_INLINE void svm_copy(const Queue& queue, void* dst, const void* src,
+                                                std::size_t dst_bytes, std::size_t bytes,
+                                                const WaitList& wait, cl_event* event,
+                                                OnError on_error) {
+    constexpr const char* call = "clEnqueueSVMMemcpy";
+    if (!queue) {
+        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+        return;
+    }
+    if (dst_bytes < bytes) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("the destination holds ", dst_bytes, " bytes, the source ", bytes));
+        return;
+    }
+    if (!wait.check(call, on_error)) {
+        return;
+    }
+    if (bytes == 0) {
+        return nothing_to_do(queue, wait, event, on_error);
+    }
+    if (dst == nullptr || src == nullptr) {
+        fail(on_error, CL_INVALID_VALUE, call, "a null pointer");
+        return;
+    }
+    (void)check(
+        clEnqueueSVMMemcpy(queue.get(), CL_TRUE, dst, src, bytes, wait.size(), wait.data(), event),
+        call, on_error, [&] { return concat(bytes, " bytes"); });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE void svm_fill(const Queue& queue, void* dst, std::size_t bytes,
+                                                const void* pattern, std::size_t pattern_size,
+                                                const WaitList& wait, cl_event* event,
+                                                OnError on_error) {
+    constexpr const char* call = "clEnqueueSVMMemFill";
+    if (!queue) {
+        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+        return;
+    }
+    if ((pattern_size & (pattern_size - 1)) != 0 || pattern_size > 128) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("a pattern of ", pattern_size,
+                    " bytes: SVM fills take elements of 1, 2, 4, ..., 128 bytes"));
+        return;
+    }
+    if (!wait.check(call, on_error)) {
+        return;
+    }
+    if (bytes == 0) {
+        return nothing_to_do(queue, wait, event, on_error);
+    }
+    (void)check(clEnqueueSVMMemFill(queue.get(), dst, pattern, pattern_size, bytes, wait.size(),
+                                    wait.data(), event),
+                call, on_error, [&] { return concat(bytes, " bytes"); });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE void svm_migrate(const Queue& queue, const void* memory,
+                                                   std::size_t bytes, MigrateOptions options,
+                                                   const WaitList& wait, cl_event* event,
+                                                   OnError on_error) {
+    constexpr const char* call = "clEnqueueSVMMigrateMem";
+    if (!queue) {
+        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+        return;
+    }
+    if (!wait.check(call, on_error)) {
+        return;
+    }
+#if CL_TARGET_OPENCL_VERSION >= 210
+    Relay step(on_error);
+    const Version version = queue.device(step).platform(step).version(step);
+    if (step.failed()) {
+        return;
+    }
+    if (version < Version{2, 1}) {
+        fail(on_error, CL_INVALID_OPERATION, call,
+             concat("the platform is OpenCL ", version.major, ".", version.minor,
+                    ": clEnqueueSVMMigrateMem needs 2.1"));
+        return;
+    }
+    if (bytes == 0) {
+        return nothing_to_do(queue, wait, event, on_error);
+    }
+    cl_mem_migration_flags flags = 0;
+    if (options.to_host) {
+        flags |= CL_MIGRATE_MEM_OBJECT_HOST;
+    }
+    if (options.content_undefined) {
+        flags |= CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    }
+    (void)check(clEnqueueSVMMigrateMem(queue.get(), 1, &memory, &bytes, flags, wait.size(),
+                                       wait.data(), event),
+                call, on_error, [&] { return concat(bytes, " bytes"); });
+#else
+    (void)memory;
+    (void)bytes;
+    (void)options;
+    (void)event;
+    fail(on_error, CL_INVALID_OPERATION, call,
+         "openclaw was compiled for OpenCL before 2.1 (CL_TARGET_OPENCL_VERSION)");
+#endif
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
+}  // namespace detail
+
+template <class T>
+void Queue::svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
+                     const WaitList& wait, OnError on_error) const {
+    detail::svm_copy(*this, dst.data(), src.data(), dst.size_bytes(), src.size_bytes(), wait,
+                     nullptr, on_error);
+}
+
+template <class T>
+Event Queue::svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src, WithEvent,
+                      const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    detail::svm_copy(*this, dst.data(), src.data(), dst.size_bytes(), src.size_bytes(), wait, &raw,
+                     on_error);
+    return Event::adopt(raw);
+}
+
+template <class T>
+void Queue::svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, const WaitList& wait,
+                     OnError on_error) const {
+    detail::svm_fill(*this, dst.data(), dst.size_bytes(), &value, sizeof(T), wait, nullptr,
+                     on_error);
+}
+
+template <class T>
+Event Queue::svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, WithEvent,
+                      const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    detail::svm_fill(*this, dst.data(), dst.size_bytes(), &value, sizeof(T), wait, &raw, on_error);
+    return Event::adopt(raw);
+}
+
+template <class T>
+void Queue::svm_migrate(std::span<T> memory, const MigrateOptions& options, const WaitList& wait,
+                        OnError on_error) const {
+    detail::svm_migrate(*this, memory.data(), memory.size_bytes(), options, wait, nullptr,
+                        on_error);
+}
 
 #endif  // CL_TARGET_OPENCL_VERSION >= 200
 

@@ -15,6 +15,7 @@
 #include <openclaw/event.hpp>
 #include <openclaw/queue.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -22,6 +23,43 @@
 #include <utility>
 
 OPENCLAW_BEGIN_NAMESPACE
+
+/// One side of a rectangular transfer or copy: where the box starts in an array laid out in rows
+/// and slices, in elements. `origin` is {element in the row, row, slice}; rows are `row_pitch`
+/// elements apart and slices `slice_pitch` elements apart (0: packed, i.e. the box's row length
+/// and rows times the row pitch).
+struct RectSide {
+    /// {element in the row, row, slice} of the box's first element.
+    std::array<std::size_t, 3> origin{0, 0, 0};
+    /// Elements from one row to the next (0: the box's row length).
+    std::size_t row_pitch = 0;
+    /// Elements from one slice to the next (0: row_pitch times the box's rows).
+    std::size_t slice_pitch = 0;
+};
+
+/// A rectangular region moved between two arrays of rows and slices
+/// (clEnqueue{Read,Write,Copy}BufferRect, in elements): `extent` is {elements per row, rows,
+/// slices}; `source` and `destination` place it in each array. For a read the source is the
+/// buffer and the destination host memory; for a write the other way round; for a copy both are
+/// buffers. Every pitch and footprint is checked, overflow included, before the driver.
+struct Rect {
+    /// Where the box is in the array read from.
+    RectSide source{};
+    /// Where the box goes in the array written to.
+    RectSide destination{};
+    /// {elements per row, rows, slices}; each at least 1 (a 2-D box has 1 slice).
+    std::array<std::size_t, 3> extent{1, 1, 1};
+};
+
+/// How clEnqueueMigrateMemObjects moves memory.
+struct MigrateOptions {
+    /// CL_MIGRATE_MEM_OBJECT_HOST: to the host instead of the queue's device.
+    bool to_host = false;
+    /// CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED: the contents need not be moved (they become
+    /// undefined), which counts as a write of the whole object for the mapping checks.
+    bool content_undefined = false;
+};
+
 namespace detail {
 
 /// What messages say about a typed memory object: its element size and kernel access.
@@ -100,6 +138,18 @@ void transfer(const MemObject& buffer, Direction direction, const Queue& queue, 
 cl_event transfer_async(const MemObject& buffer, Direction direction, const Queue& queue,
                         std::size_t offset, std::size_t count, Element element, void* host,
                         const WaitList& wait, OnError on_error);
+/// Blocking rectangular read or write between `buffer` and `host` (`host_elements` long).
+void transfer_rect(const MemObject& buffer, Direction direction, const Queue& queue,
+                   const Rect& rect, Element element, void* host, std::size_t host_elements,
+                   const WaitList& wait, cl_event* event, OnError on_error);
+/// clEnqueueCopyBufferRect of `rect` from `source` to `destination`.
+void copy_rect(const MemObject& source, const MemObject& destination, const Queue& queue,
+               const Rect& rect, Element element, const WaitList& wait, cl_event* event,
+               OnError on_error);
+/// clEnqueueMigrateMemObjects of one memory object of `context`.
+void migrate(cl_mem memory, cl_context context, const Queue& queue, MigrateOptions options,
+             const WaitList& wait, cl_event* event, OnError on_error);
+
 /// clEnqueueCopyBuffer of `count` elements.
 void copy(const MemObject& source, const MemObject& destination, const Queue& queue,
           std::size_t source_offset, std::size_t destination_offset, std::size_t count,
@@ -624,6 +674,204 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     (void)check(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, offset * size,
                                      count * size, copies.data(), wait.size(), wait.data(), event),
                 "clEnqueueWriteBuffer", on_error, describe);
+}
+
+namespace memory {
+
+// The byte geometry of one side of a rectangle, after every check: origin {bytes, row, slice},
+// pitches in bytes.
+struct RectBytes {
+    std::size_t origin[3];
+    std::size_t row_pitch;
+    std::size_t slice_pitch;
+};
+
+// Checks `side` of a box of `extent` against an array of `elements` elements (`what` names it)
+// and fills `out`; false after reporting why.
+inline bool rect_side(const char* call, const char* what, const RectSide& side,
+                      const std::array<std::size_t, 3>& extent, std::size_t elements,
+                      std::size_t element_size, RectBytes& out, OnError on_error) {
+    std::size_t row = side.row_pitch == 0 ? extent[0] : side.row_pitch;
+    std::size_t slice = 0;
+    bool ok = row >= extent[0];
+    if (!ok) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat(what, " row pitch ", row, " is less than the box's row of ", extent[0],
+                    " elements"));
+        return false;
+    }
+    if (side.slice_pitch == 0) {
+        ok = checked_mul(row, extent[1], slice);
+    } else {
+        std::size_t rows = 0;
+        slice = side.slice_pitch;
+        ok = checked_mul(row, extent[1], rows) && slice >= rows;
+        if (!ok) {
+            fail(on_error, CL_INVALID_VALUE, call,
+                 concat(what, " slice pitch ", slice, " is less than ", extent[1], " rows of ", row,
+                        " elements"));
+            return false;
+        }
+    }
+    // The last element the box touches: origin + (extent - 1) in each dimension, through the
+    // pitches, all in checked arithmetic.
+    std::size_t last = 0;
+    std::size_t term = 0;
+    ok = ok && checked_add(side.origin[0], extent[0] - 1, last) &&
+         checked_mul(side.origin[1], row, term) && checked_add(last, term, last) &&
+         checked_mul(extent[1] - 1, row, term) && checked_add(last, term, last) &&
+         checked_mul(side.origin[2], slice, term) && checked_add(last, term, last) &&
+         checked_mul(extent[2] - 1, slice, term) && checked_add(last, term, last);
+    std::size_t bytes = 0;
+    ok = ok && checked_mul(row, element_size, out.row_pitch) &&
+         checked_mul(slice, element_size, out.slice_pitch) &&
+         checked_mul(side.origin[0], element_size, out.origin[0]) &&
+         checked_mul(last, element_size, bytes);
+    if (!ok || last >= elements) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat(what, " box of ", extent[0], "x", extent[1], "x", extent[2], " elements at (",
+                    side.origin[0], ", ", side.origin[1], ", ", side.origin[2], ") with row pitch ",
+                    row, " and slice pitch ", slice,
+                    ok ? concat(" ends at element ", last, ": the ", what, " holds ", elements)
+                       : std::string(" overflows size_t")));
+        return false;
+    }
+    out.origin[1] = side.origin[1];
+    out.origin[2] = side.origin[2];
+    return true;
+}
+
+inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
+    if (rect.extent[0] == 0 || rect.extent[1] == 0 || rect.extent[2] == 0) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("the box is ", rect.extent[0], "x", rect.extent[1], "x", rect.extent[2],
+                    " elements: every dimension needs at least 1"));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace memory
+
+[[gnu::noinline]] OPENCLAW_INLINE void transfer_rect(const MemObject& buffer, Direction direction,
+                                                     const Queue& queue, const Rect& rect,
+                                                     Element element, void* host,
+                                                     std::size_t host_elements,
+                                                     const WaitList& wait, cl_event* event,
+                                                     OnError on_error) {
+    const bool reads = direction == Direction::read;
+    const char* call = reads ? "clEnqueueReadBufferRect" : "clEnqueueWriteBufferRect";
+    if (!buffer.get()) {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "buffer");
+        return;
+    }
+    memory::RectBytes device{};
+    memory::RectBytes memory{};
+    const RectSide& device_side = reads ? rect.source : rect.destination;
+    const RectSide& host_side = reads ? rect.destination : rect.source;
+    std::size_t row_bytes = 0;
+    if (!memory::rect_extent(call, rect, on_error) ||
+        !memory::rect_side(call, "buffer", device_side, rect.extent, buffer.bytes / element.size,
+                           element.size, device, on_error) ||
+        !memory::rect_side(call, "host memory", host_side, rect.extent, host_elements, element.size,
+                           memory, on_error) ||
+        !checked_mul(rect.extent[0], element.size, row_bytes) ||
+        !check_queue(buffer, queue, call, "buffer", on_error) ||
+        !check_host_access(buffer, reads, call, on_error) || !wait.check(call, on_error) ||
+        !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
+        return;
+    }
+    const std::size_t region[3] = {row_bytes, rect.extent[1], rect.extent[2]};
+    const cl_int code =
+        reads ? clEnqueueReadBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
+                                        memory.origin, region, device.row_pitch, device.slice_pitch,
+                                        memory.row_pitch, memory.slice_pitch, host, wait.size(),
+                                        wait.data(), event)
+              : clEnqueueWriteBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
+                                         memory.origin, region, device.row_pitch,
+                                         device.slice_pitch, memory.row_pitch, memory.slice_pitch,
+                                         host, wait.size(), wait.data(), event);
+    (void)check(code, call, on_error, [&] {
+        return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x", rect.extent[2],
+                      " elements");
+    });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE void copy_rect(const MemObject& source,
+                                                 const MemObject& destination, const Queue& queue,
+                                                 const Rect& rect, Element element,
+                                                 const WaitList& wait, cl_event* event,
+                                                 OnError on_error) {
+    constexpr const char* call = "clEnqueueCopyBufferRect";
+    if (!source.get() || !destination.get()) {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call,
+                     source.get() ? "destination buffer" : "source buffer");
+        return;
+    }
+    memory::RectBytes from{};
+    memory::RectBytes to{};
+    std::size_t row_bytes = 0;
+    if (!memory::rect_extent(call, rect, on_error) ||
+        !memory::rect_side(call, "source", rect.source, rect.extent, source.bytes / element.size,
+                           element.size, from, on_error) ||
+        !memory::rect_side(call, "destination", rect.destination, rect.extent,
+                           destination.bytes / element.size, element.size, to, on_error) ||
+        !checked_mul(rect.extent[0], element.size, row_bytes) ||
+        !check_queue(source, queue, call, "buffer", on_error) || !wait.check(call, on_error)) {
+        return;
+    }
+    if (destination.context != source.context) {
+        fail(on_error, CL_INVALID_CONTEXT, call,
+             "the source and destination buffers belong to different contexts");
+        return;
+    }
+    if (!map_registry.check(source.get(), Use::read, call, on_error) ||
+        !map_registry.check(destination.get(), Use::write, call, on_error)) {
+        return;
+    }
+    const std::size_t region[3] = {row_bytes, rect.extent[1], rect.extent[2]};
+    (void)check(
+        clEnqueueCopyBufferRect(queue.get(), source.get(), destination.get(), from.origin,
+                                to.origin, region, from.row_pitch, from.slice_pitch, to.row_pitch,
+                                to.slice_pitch, wait.size(), wait.data(), event),
+        call, on_error, [&] {
+            return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x", rect.extent[2],
+                          " elements");
+        });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE void migrate(cl_mem memory, cl_context context,
+                                               const Queue& queue, MigrateOptions options,
+                                               const WaitList& wait, cl_event* event,
+                                               OnError on_error) {
+    constexpr const char* call = "clEnqueueMigrateMemObjects";
+    if (memory == nullptr) {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "memory object");
+        return;
+    }
+    if (!queue) {
+        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+        return;
+    }
+    if (queue.context_handle() != context) {
+        fail(on_error, CL_INVALID_CONTEXT, call,
+             "the queue and the memory object belong to different contexts");
+        return;
+    }
+    if (!wait.check(call, on_error) ||
+        (options.content_undefined && !map_registry.check(memory, Use::write, call, on_error))) {
+        return;
+    }
+    cl_mem_migration_flags flags = 0;
+    if (options.to_host) {
+        flags |= CL_MIGRATE_MEM_OBJECT_HOST;
+    }
+    if (options.content_undefined) {
+        flags |= CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
+    }
+    (void)check(
+        clEnqueueMigrateMemObjects(queue.get(), 1, &memory, flags, wait.size(), wait.data(), event),
+        call, on_error);
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE Mapping Mapping::map(const MemObject& buffer, const Queue& queue,
