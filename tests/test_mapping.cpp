@@ -201,3 +201,33 @@ TEST_CASE("map_write keeps what the host does not overwrite; map_discard need no
     env().queue.read(buffer, back);
     CHECK(back == std::vector<cl_int>(256, 5));
 }
+
+TEST_CASE("maps give their command's event on request") {
+    std::vector<cl_int> host(64);
+    std::iota(host.begin(), host.end(), 0);
+    const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, host};
+    {
+        auto [view, event] = env().queue.map_read(buffer.slice(8, 8), openclaw::with_event);
+        REQUIRE(event);
+        CHECK(event.is_complete());  // blocking: mapped when the call returns
+        CHECK(event.info<CL_EVENT_COMMAND_TYPE>() ==
+              static_cast<cl_command_type>(CL_COMMAND_MAP_BUFFER));
+        CHECK(view[0] == 8);
+    }
+    {
+        auto [view, event] = env().queue.map_discard(buffer.slice(0, 4), openclaw::with_event);
+        CHECK(event.is_complete());
+        std::fill(view.begin(), view.end(), -2);
+    }
+    std::vector<cl_int> back(64);
+    env().queue.read(buffer, back);
+    CHECK(back[3] == -2);
+    CHECK(back[4] == 4);
+    // A refused map gives an empty view and no event.
+    std::error_code ec;
+    auto [none, no_event] =
+        env().queue.map_write(buffer.slice(60, 8), openclaw::with_event, {}, ec);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+    CHECK_FALSE(no_event);
+    CHECK(none.empty());
+}

@@ -620,9 +620,9 @@ Event Queue::fill(const Region& dst, const typename Region::value_type& value, W
 namespace detail {
 template <class T, class A>
 Mapping map_region(const Queue& queue, const BufferSlice<T, A>& region, cl_map_flags flags,
-                   const WaitList& wait, OnError on_error) {
+                   const WaitList& wait, OnError on_error, cl_event* event = nullptr) {
     return Mapping::map(SliceAccess::mem(region), queue, flags, region.offset(), region.size(),
-                        element_of(region), wait, on_error);
+                        element_of(region), wait, on_error, event);
 }
 }  // namespace detail
 
@@ -655,6 +655,44 @@ MappedSpan<typename Region::value_type> Queue::map_read_write(const Region& regi
                                                               OnError on_error) const {
     return MappedSpan<typename Region::value_type>(detail::map_region(
         *this, detail::region_of(region), CL_MAP_READ | CL_MAP_WRITE, wait, on_error));
+}
+
+template <detail::BufferRegion Region>
+std::pair<MappedSpan<const typename Region::value_type>, Event> Queue::map_read(
+    const Region& region, WithEvent, const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    MappedSpan<const typename Region::value_type> view(
+        detail::map_region(*this, detail::region_of(region), CL_MAP_READ, wait, on_error, &raw));
+    return {std::move(view), Event::adopt(raw)};
+}
+
+template <detail::BufferRegion Region>
+std::pair<MappedSpan<typename Region::value_type>, Event> Queue::map_write(const Region& region,
+                                                                           WithEvent,
+                                                                           const WaitList& wait,
+                                                                           OnError on_error) const {
+    cl_event raw = nullptr;
+    MappedSpan<typename Region::value_type> view(
+        detail::map_region(*this, detail::region_of(region), CL_MAP_WRITE, wait, on_error, &raw));
+    return {std::move(view), Event::adopt(raw)};
+}
+
+template <detail::BufferRegion Region>
+std::pair<MappedSpan<typename Region::value_type>, Event> Queue::map_discard(
+    const Region& region, WithEvent, const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    MappedSpan<typename Region::value_type> view(detail::map_region(
+        *this, detail::region_of(region), CL_MAP_WRITE_INVALIDATE_REGION, wait, on_error, &raw));
+    return {std::move(view), Event::adopt(raw)};
+}
+
+template <detail::BufferRegion Region>
+std::pair<MappedSpan<typename Region::value_type>, Event> Queue::map_read_write(
+    const Region& region, WithEvent, const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    MappedSpan<typename Region::value_type> view(detail::map_region(
+        *this, detail::region_of(region), CL_MAP_READ | CL_MAP_WRITE, wait, on_error, &raw));
+    return {std::move(view), Event::adopt(raw)};
 }
 
 namespace detail {

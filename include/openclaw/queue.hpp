@@ -300,6 +300,26 @@ class Queue {
     template <detail::BufferRegion Region>
     [[nodiscard]] MappedSpan<typename Region::value_type> map_read_write(
         const Region& region, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As map_read(), with the map command's Event: `auto [view, event] = queue.map_read(region,
+    /// openclaw::with_event)`.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] std::pair<MappedSpan<const typename Region::value_type>, Event> map_read(
+        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As map_write(), with the map command's Event: `auto [view, event] = queue.map_write(region,
+    /// openclaw::with_event)`.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_write(
+        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As map_discard(), with the map command's Event: `auto [view, event] =
+    /// queue.map_discard(region, openclaw::with_event)`.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_discard(
+        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+    /// As map_read_write(), with the map command's Event: `auto [view, event] =
+    /// queue.map_read_write(region, openclaw::with_event)`.
+    template <detail::BufferRegion Region>
+    [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_read_write(
+        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
 
     /// Reads a rectangular box of `src` into `dst` (clEnqueueReadBufferRect; blocking):
     /// `rect.source` places it in the buffer, `rect.destination` in `dst`, in elements.
