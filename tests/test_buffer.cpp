@@ -135,7 +135,7 @@ TEST_CASE("device-side copies move whole buffers and ranges") {
     const openclaw::ReadOnlyBuffer<int> src{env().context, iota(64)};
     const openclaw::ReadWriteBuffer<int> dst{env().context, 128};
     env().queue.fill(dst, -1);
-    env().queue.copy(src, dst);
+    env().queue.copy(src, dst, {});  // a bare {} is the wait list, not a Rect
     env().queue.copy(src.slice(10, 5), dst.slice(100, 5));
     std::vector<int> back(128);
     env().queue.read(dst, back);
@@ -364,6 +364,14 @@ TEST_CASE("host-visible memory and buffers over host memory the buffer owns") {
         [&] { (void)openclaw::ReadWriteBuffer<int>::over(openclaw::Context{}, iota(8)); });
     REQUIRE(no_context);
     CHECK(no_context->cl_code() == CL_INVALID_CONTEXT);
+    // Driver-allocated memory cannot also be the caller's: refused, not silently dropped.
+    const auto alloc = thrown<openclaw::Error>([&] {
+        (void)openclaw::ReadWriteBuffer<int>::over(env().context, iota(8), {.host_memory = true});
+    });
+    REQUIRE(alloc);
+    CHECK(alloc->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(alloc->what(), has("Buffer::over: CL_INVALID_VALUE (-30): options.host_memory "
+                                  "(CL_MEM_ALLOC_HOST_PTR)"));
 }
 
 TEST_CASE("as<U>() views the same memory as another element type, sizes checked") {
@@ -568,6 +576,7 @@ TEST_CASE("buffers migrate to the queue's device or the host") {
     const openclaw::Queue& queue = env().queue;
     const openclaw::ReadWriteBuffer<int> buffer{env().context, iota(256)};
     queue.migrate(buffer);
+    queue.migrate(buffer, {}, openclaw::after(queue.marker()));  // options, then the wait list
     const openclaw::Event to_host = queue.migrate(buffer, {.to_host = true}, openclaw::with_event);
     to_host.wait();
     CHECK(to_host.info<CL_EVENT_COMMAND_TYPE>() ==

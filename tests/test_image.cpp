@@ -684,3 +684,69 @@ TEST_CASE("images: fill, copies to and from buffers, and between images") {
         CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
     }
 }
+
+TEST_CASE("images: every image command gives its event on request") {
+    if (!images_or_refusal()) {
+        return;
+    }
+    const openclaw::Queue& queue = env().queue;
+    const std::vector<cl_uchar4> source = patterned<cl_uchar4>(8 * 4);
+    Image2D<pixel::rgba8> image{env().context, 8, 4};
+    const openclaw::Event written = queue.write(image, image.whole(), source, openclaw::with_event);
+    REQUIRE(written);
+    CHECK(written.status() == CL_COMPLETE);  // a blocking command: done when it returns
+    CHECK(written.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_WRITE_IMAGE);
+    std::vector<cl_uchar4> back(8 * 4);
+    const openclaw::Event read = queue.read(image, image.whole(), back, openclaw::with_event);
+    REQUIRE(read);
+    CHECK(read.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_READ_IMAGE);
+    for (std::size_t i = 0; i < back.size(); ++i) {
+        if (!same_bytes(back[i], source[i])) {
+            FAIL_CHECK("pixel " << i << " differs after the evented round trip");
+        }
+    }
+    {
+        auto [view, mapped] =
+            queue.map_read(image, ImageRegion::rect(1, 1, 2, 2), openclaw::with_event);
+        REQUIRE(view);
+        REQUIRE(mapped);
+        CHECK(mapped.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_MAP_IMAGE);
+        CHECK(same_bytes(view.at(1, 1), source[2 * 8 + 2]));
+    }
+    {
+        auto [view, mapped] =
+            queue.map_discard(image, ImageRegion::rect(0, 3, 8, 1), openclaw::with_event);
+        REQUIRE(view);
+        CHECK(mapped.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_MAP_IMAGE);
+        for (cl_uchar4& p : view.row(0)) {
+            p = cl_uchar4{{1, 2, 3, 4}};
+        }
+    }
+    {
+        auto [view, mapped] =
+            queue.map_write(image, ImageRegion::rect(0, 0, 1, 1), openclaw::with_event);
+        REQUIRE(mapped);
+        view.at(0, 0) = cl_uchar4{{5, 6, 7, 8}};
+    }
+    {
+        auto [view, mapped] =
+            queue.map_read_write(image, ImageRegion::rect(0, 0, 1, 1), openclaw::with_event);
+        REQUIRE(mapped);
+        CHECK(view.at(0, 0).s[0] == 5);
+    }
+    Image2D<pixel::rgba8> other{env().context, 8, 4};
+    const openclaw::Event copied =
+        queue.copy(image, image.whole(), other, {0, 0, 0}, openclaw::with_event);
+    REQUIRE(copied);
+    CHECK(copied.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_COPY_IMAGE);
+    copied.wait();
+    queue.read(other, back);
+    CHECK(back[0].s[0] == 5);
+    CHECK(back[3 * 8 + 5].s[2] == 3);
+    // A refused command gives no event and reports why.
+    std::error_code ec;
+    const openclaw::Event refused =
+        queue.read(image, ImageRegion::rect(7, 0, 2, 1), back, openclaw::with_event, {}, ec);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+    CHECK_FALSE(refused);
+}

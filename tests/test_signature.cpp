@@ -844,8 +844,8 @@ TEST_CASE("DynamicKernel: SVM pointers and clones") {
         const openclaw::SvmAllocator<float> allocator{env().context};
         std::vector<float, openclaw::SvmAllocator<float>> x(n, allocator), y(n, allocator);
         {
-            openclaw::SvmMapping<float> hx{env().queue, std::span<float>(x), true};
-            openclaw::SvmMapping<float> hy{env().queue, std::span<float>(y), true};
+            auto hx = env().queue.svm_map_discard(std::span<float>(x));
+            auto hy = env().queue.svm_map_discard(std::span<float>(y));
             std::fill(hx.begin(), hx.end(), 2.0f);
             std::fill(hy.begin(), hy.end(), 1.0f);
         }
@@ -855,7 +855,7 @@ TEST_CASE("DynamicKernel: SVM pointers and clones") {
                             NDRange{n});
         env().queue.finish();
         {
-            const openclaw::SvmMapping<const float> hy{env().queue, std::span<const float>(y)};
+            const auto hy = env().queue.svm_map_read(std::span<float>(y));
             CHECK(hy[0] == 9.0f);
             CHECK(hy[n - 1] == 9.0f);
         }

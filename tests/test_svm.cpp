@@ -4,6 +4,8 @@
 
 #include <numeric>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -55,7 +57,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     std::vector<float, openclaw::SvmAllocator<float>> in(n, allocator);
     std::vector<float, openclaw::SvmAllocator<float>> out(n, allocator);
     {
-        openclaw::SvmMapping<float> host{env().queue, std::span<float>(in), true};
+        auto host = env().queue.svm_map_discard(std::span<float>(in));
         std::iota(host.begin(), host.end(), 0.0f);
     }
     const auto program = openclaw::Program::build(env().context, source);
@@ -65,7 +67,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
                         NDRange{n});
     env().queue.finish();
     {
-        const openclaw::SvmMapping<const float> host{env().queue, std::span<const float>(out)};
+        const auto host = env().queue.svm_map_read(std::span<float>(out));
         REQUIRE(host.size() == n);
         for (std::size_t i = 0; i < n; ++i) {
             if (host[i] != 3.0f * static_cast<float>(i)) {
@@ -99,6 +101,53 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     } else {
         CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
     }
+    env().queue.finish();
+
+    // The queue's SVM maps, each with its event on request; views move and unmap themselves.
+    {
+        auto [view, mapped] =
+            env().queue.svm_map_write(std::span<float>(out).first(4), openclaw::with_event);
+        REQUIRE(view);
+        REQUIRE(mapped);
+        CHECK(mapped.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_SVM_MAP);
+        view[0] = 7.0f;  // CL_MAP_WRITE: the other three keep 2.5
+        openclaw::SvmMapping<float> moved = std::move(view);
+        CHECK_FALSE(view);
+        CHECK(moved.size() == 4);
+        moved.unmap();
+        CHECK_FALSE(moved);
+        CHECK(moved.empty());
+    }
+    {
+        auto [view, mapped] =
+            env().queue.svm_map_read_write(std::span<float>(out).first(4), openclaw::with_event);
+        REQUIRE(mapped);
+        CHECK(view[0] == 7.0f);
+        CHECK(view[1] == 2.5f);
+        view[1] = 8.0f;
+    }
+    {
+        auto [view, mapped] =
+            env().queue.svm_map_read(std::span<float>(out).first(2), openclaw::with_event);
+        REQUIRE(mapped);
+        static_assert(std::is_same_v<decltype(view[0]), const float&>);
+        CHECK(view[1] == 8.0f);
+    }
+    {
+        auto [view, mapped] =
+            env().queue.svm_map_discard(std::span<float>(out).first(2), openclaw::with_event);
+        REQUIRE(mapped);
+        CHECK(view.size() == 2);
+    }
+    const openclaw::Event migrated =
+        env().queue.svm_migrate(std::span<float>(in), {}, openclaw::with_event, {}, ec);
+    CHECK(static_cast<bool>(migrated) == (platform >= openclaw::Version{2, 1}));
+    const auto empty =
+        thrown<openclaw::Error>([&] { (void)env().queue.svm_map_read(std::span<float>()); });
+    REQUIRE(empty);
+    CHECK(empty->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(empty->what(), has("clEnqueueSVMMap: CL_INVALID_VALUE (-30): the region is a null "
+                                  "pointer"));
     env().queue.finish();
 }
 

@@ -155,14 +155,14 @@ class Buffer {
     /// can use host memory (CPU devices; elsewhere the driver caches it on the device). The
     /// buffer takes the vector, so the memory cannot be freed under it: it is released after the
     /// driver has destroyed the memory object. Read and write it through map_read / map_write
-    /// (coherent at unmap), or transfers; `options.host_memory` must stay false.
+    /// (coherent at unmap), or transfers. `options.host_memory` is refused (CL_INVALID_VALUE):
+    /// the driver cannot allocate memory the caller already provides.
     [[nodiscard]] static Buffer over(const Context& context, std::vector<T>&& host,
                                      BufferOptions options = {}, OnError on_error = {}) {
         auto* owner = new std::vector<T>(std::move(host));
         const std::size_t count = owner->size();
         detail::HostStore store{owner->data(), owner,
                                 [](void* p) { delete static_cast<std::vector<T>*>(p); }};
-        options.host_memory = false;  // CL_MEM_ALLOC_HOST_PTR and CL_MEM_USE_HOST_PTR exclude
         return Buffer(detail::create_buffer_over(context, count, element,
                                                  Access::flags | options.flags(), store, on_error));
     }
@@ -467,6 +467,25 @@ void host_transfer(const Queue& queue, const BufferSlice<T, A>& region, Host&& h
                  element_of(region), data, pageable, wait, on_error, event);
     }
 }
+
+// A nonblocking transfer between a buffer region and pinned memory, which tracks the command
+// so that it outlives it: the region's size for a read, the host's for a write.
+template <Direction direction, class Region, class T>
+Event pinned_transfer(const Queue& queue, const Region& region, PinnedBuffer<T>& host,
+                      const WaitList& wait, OnError on_error) {
+    if (!check_host_span(SliceAccess::mem(region), direction, host.size(), region.size(),
+                         on_error)) {
+        return {};
+    }
+    const std::size_t count = direction == Direction::read ? region.size() : host.size();
+    Event event =
+        Event::adopt(transfer_async(SliceAccess::mem(region), direction, queue, region.offset(),
+                                    count, element_of(region), host.data(), wait, on_error));
+    if (event) {
+        host.track(event);
+    }
+    return event;
+}
 }  // namespace detail
 
 template <detail::BufferRegion Region, class Host>
@@ -489,18 +508,8 @@ const {
 template <detail::BufferRegion Region>
 Event Queue::read(const Region& src, PinnedBuffer<typename Region::value_type>& dst, Nonblocking,
                   const WaitList& wait, OnError on_error) const {
-    const auto& region = detail::region_of(src);
-    if (!detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::read,
-                                 dst.size(), region.size(), on_error)) {
-        return {};
-    }
-    Event event = Event::adopt(detail::transfer_async(
-        detail::SliceAccess::mem(region), detail::Direction::read, *this, region.offset(),
-        region.size(), detail::element_of(region), dst.data(), wait, on_error));
-    if (event) {
-        dst.track(event);
-    }
-    return event;
+    return detail::pinned_transfer<detail::Direction::read>(*this, detail::region_of(src), dst,
+                                                            wait, on_error);
 }
 
 template <detail::BufferRegion Region>
@@ -536,18 +545,8 @@ const {
 template <detail::BufferRegion Region>
 Event Queue::write(const Region& dst, PinnedBuffer<typename Region::value_type>& src, Nonblocking,
                    const WaitList& wait, OnError on_error) const {
-    const auto& region = detail::region_of(dst);
-    if (!detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::write,
-                                 src.size(), region.size(), on_error)) {
-        return {};
-    }
-    Event event = Event::adopt(detail::transfer_async(
-        detail::SliceAccess::mem(region), detail::Direction::write, *this, region.offset(),
-        src.size(), detail::element_of(region), src.data(), wait, on_error));
-    if (event) {
-        src.track(event);
-    }
-    return event;
+    return detail::pinned_transfer<detail::Direction::write>(*this, detail::region_of(dst), src,
+                                                             wait, on_error);
 }
 
 template <detail::BufferRegion Region>
@@ -754,8 +753,8 @@ const {
     return Event::adopt(raw);
 }
 
-template <class T, class A, class B>
-void Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect,
+template <class T, class A, class B, std::same_as<Rect> R>
+void Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
                  const WaitList& wait, OnError on_error) const {
     const BufferSlice<T, A> from(src);
     const BufferSlice<T, B> to(dst);
@@ -763,8 +762,8 @@ void Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& r
                       detail::element_of(from), wait, nullptr, on_error);
 }
 
-template <class T, class A, class B>
-Event Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect, WithEvent,
+template <class T, class A, class B, std::same_as<Rect> R>
+Event Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect, WithEvent,
                   const WaitList& wait, OnError on_error) const {
     const BufferSlice<T, A> from(src);
     const BufferSlice<T, B> to(dst);
@@ -772,14 +771,6 @@ Event Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& 
     detail::copy_rect(detail::SliceAccess::mem(from), detail::SliceAccess::mem(to), *this, rect,
                       detail::element_of(from), wait, &raw, on_error);
     return Event::adopt(raw);
-}
-
-template <class Memory>
-requires(detail::is_buffer<Memory> ||
-         detail::is_image<Memory>) void Queue::migrate(const Memory& memory, const WaitList& wait,
-                                                       OnError on_error) const {
-    detail::migrate(memory.get(), memory.context_handle(), *this, MigrateOptions{}, wait, nullptr,
-                    on_error);
 }
 
 template <class Memory>

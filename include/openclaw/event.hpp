@@ -22,21 +22,32 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// Tag asking an enqueue call to return the command's Event.
+/// Tag asking an enqueue call to return the command's Event. Made only from its own key, so a
+/// bare `{}` in a call is never taken for it (it stays the wait list), as std::nullopt_t does.
 struct WithEvent {
-    explicit WithEvent() = default;
+    /// The only way to make the tag (openclaw::with_event is one).
+    struct Key {
+        explicit Key() = default;
+    };
+    /// Makes the tag from its key.
+    constexpr explicit WithEvent(Key) noexcept {}
 };
 /// Pass as the argument before the wait list to get the command's Event back.
-inline constexpr WithEvent with_event{};
+inline constexpr WithEvent with_event{WithEvent::Key{}};
 
 /// Tag asking a transfer not to block: it returns at once with the command's Event. Accepted
 /// only for host memory that cannot be freed under the command (a PinnedBuffer, which waits for
 /// it; a vector the queue is given, kept in the HostTransfer it returns).
 struct Nonblocking {
-    explicit Nonblocking() = default;
+    /// The only way to make the tag (openclaw::nonblocking is one).
+    struct Key {
+        explicit Key() = default;
+    };
+    /// Makes the tag from its key.
+    constexpr explicit Nonblocking(Key) noexcept {}
 };
 /// Pass as the argument before the wait list to enqueue a transfer without waiting for it.
-inline constexpr Nonblocking nonblocking{};
+inline constexpr Nonblocking nonblocking{Nonblocking::Key{}};
 
 namespace detail {
 struct WaitListAccess;

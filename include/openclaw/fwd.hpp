@@ -32,6 +32,8 @@ class Kernel;
 class DynamicKernel;
 class BinaryCache;
 class Sampler;
+template <class T>
+class SvmMapping;
 struct ReadOnly;
 struct WriteOnly;
 struct ReadWrite;

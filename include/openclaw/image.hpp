@@ -331,7 +331,7 @@ ImageObject describe_image(Handle<cl_mem> handle, ImageKind kind, ImageFormat fo
 /// region's pitches.
 void image_transfer(const ImageObject& image, ImageKind kind, ImageFormat format, bool read,
                     const Queue& queue, const ImageRegion& region, void* host, std::size_t pixels,
-                    const WaitList& wait, OnError on_error);
+                    const WaitList& wait, cl_event* event, OnError on_error);
 /// What a fill colour holds: floats, signed or unsigned integers.
 enum class FillColor : unsigned char { floats, ints, uints };
 /// clEnqueueFillImage of `region` with `color`, whose kind must suit the format's channel type.
@@ -362,7 +362,7 @@ struct ImageMapping {
 /// Maps `region` of `image` (blocking) and registers it; the whole image counts as mapped.
 ImageMapping map_image(const ImageObject& image, ImageKind kind, ImageFormat format,
                        const Queue& queue, cl_map_flags flags, const ImageRegion& region,
-                       const WaitList& wait, OnError on_error);
+                       const WaitList& wait, cl_event* event, OnError on_error);
 
 /// The context's devices that support images; fails (CL_INVALID_OPERATION) when none does.
 std::vector<Device> image_devices(cl_context context, const char* call, OnError on_error);
@@ -540,84 +540,20 @@ class Image {
 
     // ---- the commands queue.read / write / map_* forward to (the queue is their subject) ----
 
-    /// Blocking read of the whole image into `dst` (pixel_count() pixels, rows packed).
-    void read(const Queue& queue, std::span<host_type> dst, const WaitList& wait = {},
-              OnError on_error = {}) const {
-        read(queue, whole(), dst, wait, on_error);
+    /// Blocking read (`read`) or write of `region` from or to `host` (`pixels` pixels), laid
+    /// out by region.row_pitch / slice_pitch; `event` receives the command's event when given.
+    void transfer(bool read, const Queue& queue, const ImageRegion& region, const host_type* host,
+                  std::size_t pixels, const WaitList& wait, cl_event* event,
+                  OnError on_error) const {
+        detail::image_transfer(image_, kind, format, read, queue, region,
+                               const_cast<host_type*>(host), pixels, wait, event, on_error);
     }
-    /// Blocking read of `region` into `dst`, laid out by region.row_pitch / slice_pitch.
-    void read(const Queue& queue, const ImageRegion& region, std::span<host_type> dst,
-              const WaitList& wait = {}, OnError on_error = {}) const {
-        detail::image_transfer(image_, kind, format, true, queue, region, dst.data(), dst.size(),
-                               wait, on_error);
-    }
-    /// Blocking write of the whole image from `src` (pixel_count() pixels, rows packed).
-    void write(const Queue& queue, std::span<const host_type> src, const WaitList& wait = {},
-               OnError on_error = {}) const {
-        write(queue, whole(), src, wait, on_error);
-    }
-    /// Blocking write of `region` from `src`, laid out by region.row_pitch / slice_pitch.
-    void write(const Queue& queue, const ImageRegion& region, std::span<const host_type> src,
-               const WaitList& wait = {}, OnError on_error = {}) const {
-        detail::image_transfer(image_, kind, format, false, queue, region,
-                               const_cast<host_type*>(src.data()), src.size(), wait, on_error);
-    }
-
-    // ---- mapped views --------------------------------------------------------------------
-
-    /// Maps the whole image for reading (blocking).
-    [[nodiscard]] MappedImage<const host_type> map_read(const Queue& queue,
-                                                        const WaitList& wait = {},
-                                                        OnError on_error = {}) const {
-        return map_read(queue, whole(), wait, on_error);
-    }
-    /// Maps `region` for reading (blocking).
-    [[nodiscard]] MappedImage<const host_type> map_read(const Queue& queue,
-                                                        const ImageRegion& region,
-                                                        const WaitList& wait = {},
-                                                        OnError on_error = {}) const {
-        return MappedImage<const host_type>(
-            detail::map_image(image_, kind, format, queue, CL_MAP_READ, region, wait, on_error));
-    }
-    /// Maps the whole image for writing (CL_MAP_WRITE: pixels the host does not overwrite keep
-    /// their values; blocking).
-    [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const WaitList& wait = {},
-                                                   OnError on_error = {}) const {
-        return map_write(queue, whole(), wait, on_error);
-    }
-    /// Maps `region` for writing (CL_MAP_WRITE; blocking).
-    [[nodiscard]] MappedImage<host_type> map_write(const Queue& queue, const ImageRegion& region,
-                                                   const WaitList& wait = {},
-                                                   OnError on_error = {}) const {
-        return MappedImage<host_type>(
-            detail::map_image(image_, kind, format, queue, CL_MAP_WRITE, region, wait, on_error));
-    }
-    /// Maps the whole image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
-    /// undefined; write every pixel; blocking).
-    [[nodiscard]] MappedImage<host_type> map_discard(const Queue& queue, const WaitList& wait = {},
-                                                     OnError on_error = {}) const {
-        return map_discard(queue, whole(), wait, on_error);
-    }
-    /// Maps `region` for overwriting (CL_MAP_WRITE_INVALIDATE_REGION; blocking).
-    [[nodiscard]] MappedImage<host_type> map_discard(const Queue& queue, const ImageRegion& region,
-                                                     const WaitList& wait = {},
-                                                     OnError on_error = {}) const {
-        return MappedImage<host_type>(detail::map_image(
-            image_, kind, format, queue, CL_MAP_WRITE_INVALIDATE_REGION, region, wait, on_error));
-    }
-    /// Maps the whole image for reading and writing (blocking).
-    [[nodiscard]] MappedImage<host_type> map_read_write(const Queue& queue,
-                                                        const WaitList& wait = {},
-                                                        OnError on_error = {}) const {
-        return map_read_write(queue, whole(), wait, on_error);
-    }
-    /// Maps `region` for reading and writing (blocking).
-    [[nodiscard]] MappedImage<host_type> map_read_write(const Queue& queue,
-                                                        const ImageRegion& region,
-                                                        const WaitList& wait = {},
-                                                        OnError on_error = {}) const {
-        return MappedImage<host_type>(detail::map_image(
-            image_, kind, format, queue, CL_MAP_READ | CL_MAP_WRITE, region, wait, on_error));
+    /// Blocking map of `region` with `flags`; the view's pixels are const for a read-only map.
+    template <class View>
+    MappedImage<View> map(const Queue& queue, const ImageRegion& region, cl_map_flags flags,
+                          const WaitList& wait, cl_event* event, OnError on_error) const {
+        return MappedImage<View>(
+            detail::map_image(image_, kind, format, queue, flags, region, wait, event, on_error));
     }
 
     detail::ImageObject image_;
@@ -1081,7 +1017,8 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                                                       ImageFormat format, bool read,
                                                       const Queue& queue, const ImageRegion& region,
                                                       void* host, std::size_t pixels,
-                                                      const WaitList& wait, OnError on_error) {
+                                                      const WaitList& wait, cl_event* event,
+                                                      OnError on_error) {
     const char* call = read ? "clEnqueueReadImage" : "clEnqueueWriteImage";
     std::size_t row = 0;
     std::size_t slice = 0;
@@ -1095,10 +1032,10 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     }
     const cl_int code = read ? clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE,
                                                   region.origin.data(), region.size.data(), row,
-                                                  slice, host, wait.size(), wait.data(), nullptr)
+                                                  slice, host, wait.size(), wait.data(), event)
                              : clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE,
                                                    region.origin.data(), region.size.data(), row,
-                                                   slice, host, wait.size(), wait.data(), nullptr);
+                                                   slice, host, wait.size(), wait.data(), event);
     (void)check(code, call, on_error,
                 [&] { return images::describe(kind, format, region, image.size()); });
 }
@@ -1234,7 +1171,8 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                                                          ImageFormat format, const Queue& queue,
                                                          cl_map_flags flags,
                                                          const ImageRegion& region,
-                                                         const WaitList& wait, OnError on_error) {
+                                                         const WaitList& wait, cl_event* event,
+                                                         OnError on_error) {
     constexpr const char* call = "clEnqueueMapImage";
     if (!check_queue(image.mem, queue, call, "image", on_error) ||
         !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
@@ -1253,7 +1191,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     cl_int code = CL_SUCCESS;
     void* host = clEnqueueMapImage(queue.get(), image.mem.get(), CL_TRUE, flags,
                                    region.origin.data(), region.size.data(), &row_pitch,
-                                   &slice_pitch, wait.size(), wait.data(), nullptr, &code);
+                                   &slice_pitch, wait.size(), wait.data(), event, &code);
     if (code != CL_SUCCESS) {
         map_registry.remove(ticket);
         fail(on_error, code, call, images::describe(kind, format, region, image.size()));
@@ -1362,6 +1300,17 @@ requires(detail::is_image<Source>&& detail::is_image<Destination>) void Queue::c
     const std::array<std::size_t, 3>& to, const WaitList& wait, OnError on_error) const {
     detail::copy_images(src.image_, Source::kind, Source::format, dst.image_, Destination::kind,
                         Destination::format, region, to, *this, wait, nullptr, on_error);
+}
+
+template <class Source, class Destination>
+requires(detail::is_image<Source>&& detail::is_image<Destination>) Event Queue::copy(
+    const Source& src, const ImageRegion& region, const Destination& dst,
+    const std::array<std::size_t, 3>& to, WithEvent, const WaitList& wait, OnError on_error)
+const {
+    cl_event raw = nullptr;
+    detail::copy_images(src.image_, Source::kind, Source::format, dst.image_, Destination::kind,
+                        Destination::format, region, to, *this, wait, &raw, on_error);
+    return Event::adopt(raw);
 }
 
 OPENCLAW_END_NAMESPACE

@@ -655,6 +655,20 @@ OPENCLAW_INLINE void note_missing_cache() {
     (void)noted;
 }
 
+// Refuses an empty source or context before a program is made of them.
+OPENCLAW_INLINE bool check_source(const Context& context, std::string_view source,
+                                  OnError on_error) {
+    if (source.empty()) {
+        fail(on_error, CL_INVALID_VALUE, "clCreateProgramWithSource", "the source is empty");
+        return false;
+    }
+    if (!context) {
+        refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateProgramWithSource", "context");
+        return false;
+    }
+    return true;
+}
+
 OPENCLAW_INLINE bool assembler_failed(const std::vector<BuildLog>& logs) {
     for (const BuildLog& log : logs) {
         if (log.status == CL_BUILD_ERROR && log.log.find("ptxas") != std::string::npos) {
@@ -667,13 +681,7 @@ OPENCLAW_INLINE bool assembler_failed(const std::vector<BuildLog>& logs) {
 
 OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view source,
                                        const BuildOptions& options, OnError on_error) {
-    if (source.empty()) {
-        detail::fail(on_error, CL_INVALID_VALUE, "clCreateProgramWithSource",
-                     "the source is empty");
-        return {};
-    }
-    if (!context) {
-        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateProgramWithSource", "context");
+    if (!detail::check_source(context, source, on_error)) {
         return {};
     }
     detail::Relay step(on_error);
@@ -733,13 +741,7 @@ inline bool check_device_subset(const Context& context, const std::vector<Device
 OPENCLAW_INLINE Program Program::build(const Context& context, const std::vector<Device>& devices,
                                        std::string_view source, const BuildOptions& options,
                                        OnError on_error) {
-    if (source.empty()) {
-        detail::fail(on_error, CL_INVALID_VALUE, "clCreateProgramWithSource",
-                     "the source is empty");
-        return {};
-    }
-    if (!context) {
-        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateProgramWithSource", "context");
+    if (!detail::check_source(context, source, on_error)) {
         return {};
     }
     if (!detail::check_device_subset(context, devices, "clBuildProgram", on_error)) {

@@ -343,26 +343,23 @@ class Queue {
     requires detail::HostSource<Host, T>
     [[nodiscard]] Event write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, WithEvent,
                               const WaitList& wait = {}, OnError on_error = {}) const;
-    /// Copies a rectangular box between buffers (clEnqueueCopyBufferRect; enqueued).
-    template <class T, class A, class B>
-    void copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect,
+    /// Copies a rectangular box between buffers (clEnqueueCopyBufferRect; enqueued). The box
+    /// is a Rect by name (a bare `{}` there is the whole-buffer copy's wait list).
+    template <class T, class A, class B, std::same_as<Rect> R>
+    void copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
               const WaitList& wait = {}, OnError on_error = {}) const;
     /// As the rectangular copy, returning the command's Event.
-    template <class T, class A, class B>
-    [[nodiscard]] Event copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const Rect& rect,
+    template <class T, class A, class B, std::same_as<Rect> R>
+    [[nodiscard]] Event copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
                              WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
 
-    /// Moves a buffer or image to this queue's device ahead of its use
-    /// (clEnqueueMigrateMemObjects; enqueued).
-    template <class Memory>
-    requires(detail::is_buffer<Memory> ||
-             detail::is_image<Memory>) void migrate(const Memory& memory, const WaitList& wait = {},
-                                                    OnError on_error = {}) const;
-    /// As migrate(), with `options` (to the host; contents undefined).
+    /// Moves a buffer or image to this queue's device ahead of its use, or with `options` to
+    /// the host, contents undefined (clEnqueueMigrateMemObjects; enqueued). A wait list comes
+    /// after the options: `queue.migrate(buffer, {}, openclaw::after(event))`.
     template <class Memory>
     requires(detail::is_buffer<Memory> ||
              detail::is_image<Memory>) void migrate(const Memory& memory,
-                                                    const MigrateOptions& options,
+                                                    const MigrateOptions& options = {},
                                                     const WaitList& wait = {},
                                                     OnError on_error = {}) const;
     /// As migrate() with `options`, returning the command's Event.
@@ -372,89 +369,152 @@ class Queue {
                 const WaitList& wait = {}, OnError on_error = {}) const;
 
     // ---- image commands (image.hpp): the image, an optional ImageRegion, host memory ------
+    // Host memory is a contiguous range of the image's pixel host type (a vector, array, span);
+    // rows are packed unless the region gives row_pitch / slice_pitch. All block; the
+    // `with_event` forms return the (completed) command's Event for its profiling times.
+
     /// Reads the whole image into host memory (blocking; see image.hpp for the layout).
     template <class Image, class Host>
     requires detail::is_image<Image>
     void read(const Image& image, Host&& dst, const WaitList& wait = {},
               OnError on_error = {}) const {
-        image.read(*this, std::forward<Host>(dst), wait, on_error);
+        read(image, image.whole(), std::forward<Host>(dst), wait, on_error);
     }
     /// Reads `region` of the image into host memory (blocking).
     template <class Image, class Host>
     requires detail::is_image<Image>
     void read(const Image& image, const ImageRegion& region, Host&& dst, const WaitList& wait = {},
               OnError on_error = {}) const {
-        image.read(*this, region, std::forward<Host>(dst), wait, on_error);
+        const std::span<typename Image::host_type> host(dst);
+        image.transfer(true, *this, region, host.data(), host.size(), wait, nullptr, on_error);
+    }
+    /// As the image read of `region`, returning the command's Event.
+    template <class Image, class Host>
+    requires detail::is_image<Image>
+    [[nodiscard]] Event read(const Image& image, const ImageRegion& region, Host&& dst, WithEvent,
+                             const WaitList& wait = {}, OnError on_error = {}) const {
+        const std::span<typename Image::host_type> host(dst);
+        cl_event raw = nullptr;
+        image.transfer(true, *this, region, host.data(), host.size(), wait, &raw, on_error);
+        return Event::adopt(raw);
     }
     /// Writes host memory over the whole image (blocking).
     template <class Image, class Host>
     requires detail::is_image<Image>
     void write(const Image& image, Host&& src, const WaitList& wait = {},
                OnError on_error = {}) const {
-        image.write(*this, std::forward<Host>(src), wait, on_error);
+        write(image, image.whole(), std::forward<Host>(src), wait, on_error);
     }
     /// Writes host memory over `region` of the image (blocking).
     template <class Image, class Host>
     requires detail::is_image<Image>
     void write(const Image& image, const ImageRegion& region, Host&& src, const WaitList& wait = {},
                OnError on_error = {}) const {
-        image.write(*this, region, std::forward<Host>(src), wait, on_error);
+        const std::span<const typename Image::host_type> host(src);
+        image.transfer(false, *this, region, host.data(), host.size(), wait, nullptr, on_error);
+    }
+    /// As the image write of `region`, returning the command's Event.
+    template <class Image, class Host>
+    requires detail::is_image<Image>
+    [[nodiscard]] Event write(const Image& image, const ImageRegion& region, Host&& src, WithEvent,
+                              const WaitList& wait = {}, OnError on_error = {}) const {
+        const std::span<const typename Image::host_type> host(src);
+        cl_event raw = nullptr;
+        image.transfer(false, *this, region, host.data(), host.size(), wait, &raw, on_error);
+        return Event::adopt(raw);
     }
     /// Maps the whole image for reading: a MappedImage of const pixels (blocking).
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read(const Image& image, const WaitList& wait = {},
                                 OnError on_error = {}) const {
-        return image.map_read(*this, wait, on_error);
+        return map_read(image, image.whole(), wait, on_error);
     }
     /// Maps `region` of the image for reading.
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region,
                                 const WaitList& wait = {}, OnError on_error = {}) const {
-        return image.map_read(*this, region, wait, on_error);
+        return image.template map<const typename Image::host_type>(*this, region, CL_MAP_READ, wait,
+                                                                   nullptr, on_error);
     }
     /// Maps the whole image for writing (CL_MAP_WRITE) (blocking).
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_write(const Image& image, const WaitList& wait = {},
                                  OnError on_error = {}) const {
-        return image.map_write(*this, wait, on_error);
+        return map_write(image, image.whole(), wait, on_error);
     }
     /// Maps `region` of the image for writing (CL_MAP_WRITE).
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region,
                                  const WaitList& wait = {}, OnError on_error = {}) const {
-        return image.map_write(*this, region, wait, on_error);
+        return image.template map<typename Image::host_type>(*this, region, CL_MAP_WRITE, wait,
+                                                             nullptr, on_error);
     }
     /// Maps the whole image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION) (blocking).
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_discard(const Image& image, const WaitList& wait = {},
                                    OnError on_error = {}) const {
-        return image.map_discard(*this, wait, on_error);
+        return map_discard(image, image.whole(), wait, on_error);
     }
     /// Maps `region` of the image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION).
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region,
                                    const WaitList& wait = {}, OnError on_error = {}) const {
-        return image.map_discard(*this, region, wait, on_error);
+        return image.template map<typename Image::host_type>(
+            *this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, nullptr, on_error);
     }
     /// Maps the whole image for reading and writing (blocking).
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read_write(const Image& image, const WaitList& wait = {},
                                       OnError on_error = {}) const {
-        return image.map_read_write(*this, wait, on_error);
+        return map_read_write(image, image.whole(), wait, on_error);
     }
     /// Maps `region` of the image for reading and writing.
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region,
                                       const WaitList& wait = {}, OnError on_error = {}) const {
-        return image.map_read_write(*this, region, wait, on_error);
+        return image.template map<typename Image::host_type>(
+            *this, region, CL_MAP_READ | CL_MAP_WRITE, wait, nullptr, on_error);
+    }
+    /// As map_read() of an image region, with the map command's Event: `auto [view, event] =
+    /// queue.map_read(image, image.whole(), openclaw::with_event)`.
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region, WithEvent,
+                                const WaitList& wait = {}, OnError on_error = {}) const {
+        return map_with_event<const typename Image::host_type>(image, region, CL_MAP_READ, wait,
+                                                               on_error);
+    }
+    /// As map_write() of an image region, with the map command's Event.
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region, WithEvent,
+                                 const WaitList& wait = {}, OnError on_error = {}) const {
+        return map_with_event<typename Image::host_type>(image, region, CL_MAP_WRITE, wait,
+                                                         on_error);
+    }
+    /// As map_discard() of an image region, with the map command's Event.
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region, WithEvent,
+                                   const WaitList& wait = {}, OnError on_error = {}) const {
+        return map_with_event<typename Image::host_type>(
+            image, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, on_error);
+    }
+    /// As map_read_write() of an image region, with the map command's Event.
+    template <class Image>
+    requires detail::is_image<Image>
+    [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region, WithEvent,
+                                      const WaitList& wait = {}, OnError on_error = {}) const {
+        return map_with_event<typename Image::host_type>(image, region, CL_MAP_READ | CL_MAP_WRITE,
+                                                         wait, on_error);
     }
 
     /// Fills `region` of an image with `color` (clEnqueueFillImage; enqueued): a cl_float4 for
@@ -498,6 +558,12 @@ class Queue {
         const Source& src, const ImageRegion& region, const Destination& dst,
         const std::array<std::size_t, 3>& to, const WaitList& wait = {},
         OnError on_error = {}) const;
+    /// As the image-to-image copy, returning the command's Event.
+    template <class Source, class Destination>
+    requires(detail::is_image<Source>&& detail::is_image<Destination>) [[nodiscard]] Event
+        copy(const Source& src, const ImageRegion& region, const Destination& dst,
+             const std::array<std::size_t, 3>& to, WithEvent, const WaitList& wait = {},
+             OnError on_error = {}) const;
 
 #if CL_TARGET_OPENCL_VERSION >= 200
     // ---- shared virtual memory (svm.hpp): spans of SVM allocations -----------------------
@@ -524,6 +590,47 @@ class Queue {
     template <class T>
     void svm_migrate(std::span<T> memory, const MigrateOptions& options, const WaitList& wait = {},
                      OnError on_error = {}) const;
+    /// As svm_migrate(), returning the command's Event.
+    template <class T>
+    [[nodiscard]] Event svm_migrate(std::span<T> memory, const MigrateOptions& options, WithEvent,
+                                    const WaitList& wait = {}, OnError on_error = {}) const;
+    /// Maps SVM memory for reading (clEnqueueSVMMap; blocking): a view of const T that unmaps
+    /// itself. Coarse-grain SVM must be mapped for the host to touch it.
+    template <class T>
+    [[nodiscard]] SvmMapping<const T> svm_map_read(std::span<T> region, const WaitList& wait = {},
+                                                   OnError on_error = {}) const;
+    /// Maps SVM memory for writing (CL_MAP_WRITE: what the host leaves keeps its contents).
+    template <class T>
+    [[nodiscard]] SvmMapping<T> svm_map_write(std::span<T> region, const WaitList& wait = {},
+                                              OnError on_error = {}) const;
+    /// Maps SVM memory for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: write every element).
+    template <class T>
+    [[nodiscard]] SvmMapping<T> svm_map_discard(std::span<T> region, const WaitList& wait = {},
+                                                OnError on_error = {}) const;
+    /// Maps SVM memory for reading and writing.
+    template <class T>
+    [[nodiscard]] SvmMapping<T> svm_map_read_write(std::span<T> region, const WaitList& wait = {},
+                                                   OnError on_error = {}) const;
+    /// As svm_map_read(), with the map command's Event.
+    template <class T>
+    [[nodiscard]] std::pair<SvmMapping<const T>, Event> svm_map_read(std::span<T> region, WithEvent,
+                                                                     const WaitList& wait = {},
+                                                                     OnError on_error = {}) const;
+    /// As svm_map_write(), with the map command's Event.
+    template <class T>
+    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_write(std::span<T> region, WithEvent,
+                                                                const WaitList& wait = {},
+                                                                OnError on_error = {}) const;
+    /// As svm_map_discard(), with the map command's Event.
+    template <class T>
+    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_discard(std::span<T> region, WithEvent,
+                                                                  const WaitList& wait = {},
+                                                                  OnError on_error = {}) const;
+    /// As svm_map_read_write(), with the map command's Event.
+    template <class T>
+    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_read_write(std::span<T> region, WithEvent,
+                                                                     const WaitList& wait = {},
+                                                                     OnError on_error = {}) const;
 #endif
 
     /// An event that completes when the events of `wait` have (or, with an empty list, when
@@ -556,6 +663,14 @@ class Queue {
 
   private:
     friend struct detail::QueueAccess;
+
+    template <class Pixel, class Image>
+    auto map_with_event(const Image& image, const ImageRegion& region, cl_map_flags flags,
+                        const WaitList& wait, OnError on_error) const {
+        cl_event raw = nullptr;
+        auto view = image.template map<Pixel>(*this, region, flags, wait, &raw, on_error);
+        return std::pair<decltype(view), Event>{std::move(view), Event::adopt(raw)};
+    }
 
     Queue(detail::Handle<cl_command_queue> handle, OnError on_error);
 

@@ -167,47 +167,34 @@ class SvmAllocator {
     cl_svm_mem_flags flags_;
 };
 
-/// Host access to a region of coarse-grain SVM: mapped (blocking) on construction, unmapped
-/// when destroyed or by unmap(). Errors of the destructor's unmap reach the error hook.
+/// Host access to a region of coarse-grain SVM, made by queue.svm_map_read / svm_map_write /
+/// svm_map_discard / svm_map_read_write (blocking) and unmapped when destroyed or by unmap().
+/// Movable, not copyable. Errors of the destructor's unmap reach the error hook.
 template <class T>
 class SvmMapping {
   public:
-    /// Maps `region` for reading and writing (`write_only`: CL_MAP_WRITE_INVALIDATE_REGION).
-    SvmMapping(const Queue& queue, std::span<T> region, bool write_only = false,
-               OnError on_error = {})
-        : region_(region) {
-        if (region_.empty()) {
-            return;
+    /// An empty view (nothing mapped).
+    SvmMapping() = default;
+    /// Takes the mapping; `other` is left empty.
+    SvmMapping(SvmMapping&& other) noexcept
+        : queue_(std::move(other.queue_)),
+          region_(std::exchange(other.region_, {})),
+          mapped_(std::exchange(other.mapped_, false)) {}
+    /// Unmaps what this view holds, then takes `other`'s mapping.
+    SvmMapping& operator=(SvmMapping&& other) noexcept {
+        if (this != &other) {
+            unmap_quietly();
+            queue_ = std::move(other.queue_);
+            region_ = std::exchange(other.region_, {});
+            mapped_ = std::exchange(other.mapped_, false);
         }
-        if (!queue) {
-            detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "clEnqueueSVMMap", "queue");
-            region_ = {};
-            return;
-        }
-        queue_ = detail::Handle<cl_command_queue>::retain(queue.get(), on_error);
-        const cl_map_flags flags =
-            write_only ? CL_MAP_WRITE_INVALIDATE_REGION
-                       : (std::is_const_v<T> ? CL_MAP_READ : CL_MAP_READ | CL_MAP_WRITE);
-        mapped_ = queue_ &&
-                  detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(),
-                                                region_.size_bytes(), 0, nullptr, nullptr),
-                                "clEnqueueSVMMap", on_error,
-                                [&] { return detail::concat(region_.size(), " elements of SVM"); });
-        if (!mapped_) {
-            region_ = {};
-        }
+        return *this;
     }
     SvmMapping(const SvmMapping&) = delete;
     SvmMapping& operator=(const SvmMapping&) = delete;
-    ~SvmMapping() {
-        if (mapped_) {
-            if (const cl_int code = release(); code != CL_SUCCESS) {
-                detail::report_cleanup_failure("clEnqueueSVMUnmap", code);
-            }
-        }
-    }
+    ~SvmMapping() { unmap_quietly(); }
 
-    /// Unmaps now, reporting a failure (see OnError).
+    /// Unmaps now, reporting a failure (see OnError); the view is empty afterwards.
     void unmap(OnError on_error = {}) {
         if (mapped_) {
             (void)detail::check(release(), "clEnqueueSVMUnmap", on_error);
@@ -220,6 +207,10 @@ class SvmMapping {
     T* data() const noexcept { return region_.data(); }
     /// The number of mapped elements.
     std::size_t size() const noexcept { return region_.size(); }
+    /// True for an empty (default-constructed, moved-from, failed or unmapped) view.
+    bool empty() const noexcept { return region_.empty(); }
+    /// True while the view holds a mapping.
+    explicit operator bool() const noexcept { return mapped_; }
     /// Element `i` (unchecked).
     T& operator[](std::size_t i) const noexcept { return region_[i]; }
     /// Iterator to the first element.
@@ -228,10 +219,53 @@ class SvmMapping {
     T* end() const noexcept { return region_.data() + region_.size(); }
 
   private:
+    friend class Queue;
+
+    SvmMapping(const Queue& queue, std::span<T> region, cl_map_flags flags, const WaitList& wait,
+               cl_event* event, OnError on_error)
+        : region_(region) {
+        constexpr const char* call = "clEnqueueSVMMap";
+        if (!queue) {
+            detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+            region_ = {};
+            return;
+        }
+        if (region_.empty() || region_.data() == nullptr) {
+            detail::fail(on_error, CL_INVALID_VALUE, call,
+                         region_.data() == nullptr ? "the region is a null pointer"
+                                                   : "the region is empty (0 elements)");
+            region_ = {};
+            return;
+        }
+        if (!wait.check(call, on_error)) {
+            region_ = {};
+            return;
+        }
+        queue_ = detail::Handle<cl_command_queue>::retain(queue.get(), on_error);
+        mapped_ =
+            queue_ &&
+            detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(),
+                                          region_.size_bytes(), wait.size(), wait.data(), event),
+                          call, on_error,
+                          [&] { return detail::concat(region_.size(), " elements of SVM"); });
+        if (!mapped_) {
+            region_ = {};
+        }
+    }
+
+    void unmap_quietly() noexcept {
+        if (mapped_) {
+            if (const cl_int code = release(); code != CL_SUCCESS) {
+                detail::report_cleanup_failure("clEnqueueSVMUnmap", code);
+            }
+        }
+    }
     void* pointer() const noexcept { return const_cast<std::remove_const_t<T>*>(region_.data()); }
     cl_int release() noexcept {
         mapped_ = false;
-        return clEnqueueSVMUnmap(queue_.get(), pointer(), 0, nullptr, nullptr);
+        const cl_int code = clEnqueueSVMUnmap(queue_.get(), pointer(), 0, nullptr, nullptr);
+        region_ = {};
+        return code;
     }
 
     detail::Handle<cl_command_queue> queue_;
@@ -391,6 +425,65 @@ void Queue::svm_migrate(std::span<T> memory, const MigrateOptions& options, cons
                         OnError on_error) const {
     detail::svm_migrate(*this, memory.data(), memory.size_bytes(), options, wait, nullptr,
                         on_error);
+}
+
+template <class T>
+SvmMapping<const T> Queue::svm_map_read(std::span<T> region, const WaitList& wait,
+                                        OnError on_error) const {
+    return SvmMapping<const T>(*this, region, CL_MAP_READ, wait, nullptr, on_error);
+}
+template <class T>
+SvmMapping<T> Queue::svm_map_write(std::span<T> region, const WaitList& wait,
+                                   OnError on_error) const {
+    return SvmMapping<T>(*this, region, CL_MAP_WRITE, wait, nullptr, on_error);
+}
+template <class T>
+SvmMapping<T> Queue::svm_map_discard(std::span<T> region, const WaitList& wait,
+                                     OnError on_error) const {
+    return SvmMapping<T>(*this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, nullptr, on_error);
+}
+template <class T>
+SvmMapping<T> Queue::svm_map_read_write(std::span<T> region, const WaitList& wait,
+                                        OnError on_error) const {
+    return SvmMapping<T>(*this, region, CL_MAP_READ | CL_MAP_WRITE, wait, nullptr, on_error);
+}
+template <class T>
+std::pair<SvmMapping<const T>, Event> Queue::svm_map_read(std::span<T> region, WithEvent,
+                                                          const WaitList& wait,
+                                                          OnError on_error) const {
+    cl_event raw = nullptr;
+    SvmMapping<const T> view(*this, region, CL_MAP_READ, wait, &raw, on_error);
+    return {std::move(view), Event::adopt(raw)};
+}
+template <class T>
+std::pair<SvmMapping<T>, Event> Queue::svm_map_write(std::span<T> region, WithEvent,
+                                                     const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    SvmMapping<T> view(*this, region, CL_MAP_WRITE, wait, &raw, on_error);
+    return {std::move(view), Event::adopt(raw)};
+}
+template <class T>
+std::pair<SvmMapping<T>, Event> Queue::svm_map_discard(std::span<T> region, WithEvent,
+                                                       const WaitList& wait,
+                                                       OnError on_error) const {
+    cl_event raw = nullptr;
+    SvmMapping<T> view(*this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, &raw, on_error);
+    return {std::move(view), Event::adopt(raw)};
+}
+template <class T>
+std::pair<SvmMapping<T>, Event> Queue::svm_map_read_write(std::span<T> region, WithEvent,
+                                                          const WaitList& wait,
+                                                          OnError on_error) const {
+    cl_event raw = nullptr;
+    SvmMapping<T> view(*this, region, CL_MAP_READ | CL_MAP_WRITE, wait, &raw, on_error);
+    return {std::move(view), Event::adopt(raw)};
+}
+template <class T>
+Event Queue::svm_migrate(std::span<T> memory, const MigrateOptions& options, WithEvent,
+                         const WaitList& wait, OnError on_error) const {
+    cl_event raw = nullptr;
+    detail::svm_migrate(*this, memory.data(), memory.size_bytes(), options, wait, &raw, on_error);
+    return Event::adopt(raw);
 }
 
 #endif  // CL_TARGET_OPENCL_VERSION >= 200

@@ -298,29 +298,31 @@ OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_
     }
 }
 
-[[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer(const Context& context, std::size_t count,
-                                                          Element element, cl_mem_flags flags,
-                                                          const void* init, OnError on_error) {
+namespace memory {
+// clCreateBuffer of `count` elements with `flags` over `host` (copied or used, as the flags
+// say), the count, its byte size and the context checked first; `over` words the messages
+// of a buffer over host memory. Empty (after reporting why) when refused or failed.
+inline MemObject create(const Context& context, std::size_t count, Element element,
+                        cl_mem_flags flags, void* host, bool over, OnError on_error) {
     std::size_t bytes = 0;
     if (count == 0 || !checked_mul(count, element.size, bytes)) {
         fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
              concat("count ", count, " elements of ", element.size,
-                    count == 0 ? " bytes: a buffer needs at least one element"
-                               : " bytes overflows size_t"));
+                    count != 0 ? " bytes overflows size_t"
+                    : over     ? " bytes: a buffer over host memory needs at least one element"
+                               : " bytes: a buffer needs at least one element"));
         return {};
     }
     if (!context) {
         refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateBuffer", "context");
         return {};
     }
-    if (init != nullptr) {
-        flags |= CL_MEM_COPY_HOST_PTR;
-    }
     cl_int code = CL_SUCCESS;
-    // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
-    cl_mem raw = clCreateBuffer(context.get(), flags, bytes, const_cast<void*>(init), &code);
-    if (!check(code, "clCreateBuffer", on_error,
-               [&] { return concat(count, " elements (", bytes, " bytes), ", element.access); })) {
+    cl_mem raw = clCreateBuffer(context.get(), flags, bytes, host, &code);
+    if (!check(code, "clCreateBuffer", on_error, [&] {
+            return concat(count, " elements (", bytes, " bytes), ",
+                          over ? "over host memory (CL_MEM_USE_HOST_PTR), " : "", element.access);
+        })) {
         return {};
     }
     MemObject buffer;
@@ -331,13 +333,21 @@ OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_
     return buffer;
 }
 
-namespace memory {
 inline void CL_CALLBACK release_host_store(cl_mem, void* user_data) {
     auto* store = static_cast<HostStore*>(user_data);
     store->release(store->owner);
     delete store;
 }
 }  // namespace memory
+
+[[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer(const Context& context, std::size_t count,
+                                                          Element element, cl_mem_flags flags,
+                                                          const void* init, OnError on_error) {
+    // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
+    return memory::create(context, count, element,
+                          init != nullptr ? flags | CL_MEM_COPY_HOST_PTR : flags,
+                          const_cast<void*>(init), false, on_error);
+}
 
 [[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer_over(const Context& context,
                                                                std::size_t count, Element element,
@@ -353,40 +363,25 @@ inline void CL_CALLBACK release_host_store(cl_mem, void* user_data) {
             }
         }
     } guard{new HostStore(store)};
-    flags |= CL_MEM_USE_HOST_PTR;
-    MemObject buffer;
-    std::size_t bytes = 0;
-    if (count == 0 || !checked_mul(count, element.size, bytes)) {
-        fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
-             concat("count ", count, " elements of ", element.size,
-                    count == 0 ? " bytes: a buffer over host memory needs at least one element"
-                               : " bytes overflows size_t"));
+    if ((flags & CL_MEM_ALLOC_HOST_PTR) != 0) {
+        fail(on_error, CL_INVALID_VALUE, "Buffer::over",
+             "options.host_memory (CL_MEM_ALLOC_HOST_PTR) asks for memory the driver allocates; "
+             "a buffer over the caller's memory (CL_MEM_USE_HOST_PTR) excludes it");
+        return {};
+    }
+    MemObject buffer = memory::create(context, count, element, flags | CL_MEM_USE_HOST_PTR,
+                                      store.data, true, on_error);
+    if (!buffer.get()) {
         return buffer;
     }
-    if (!context) {
-        refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateBuffer", "context");
-        return buffer;
-    }
-    cl_int code = CL_SUCCESS;
-    cl_mem raw = clCreateBuffer(context.get(), flags, bytes, store.data, &code);
-    if (!check(code, "clCreateBuffer", on_error, [&] {
-            return concat(count, " elements (", bytes,
-                          " bytes) over host memory (CL_MEM_USE_HOST_PTR), ", element.access);
-        })) {
-        return buffer;
-    }
-    buffer.handle = Handle<cl_mem>::adopt(raw);
-    code = clSetMemObjectDestructorCallback(raw, memory::release_host_store, guard.store);
+    const cl_int code =
+        clSetMemObjectDestructorCallback(buffer.get(), memory::release_host_store, guard.store);
     if (!check(code, "clSetMemObjectDestructorCallback", on_error,
                [] { return "the callback that frees the host memory of a buffer over it"; })) {
         // No command has used the memory object: it goes before its host memory does.
-        buffer.handle.reset();
         return {};
     }
     guard.store = nullptr;  // the memory object's destructor callback frees it now
-    buffer.context = context.get();
-    buffer.bytes = bytes;
-    buffer.flags = flags;
     return buffer;
 }
 
