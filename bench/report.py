@@ -16,9 +16,12 @@ from collections import OrderedDict
 LAUNCH_MAX_RATIO = 1.05  # openclaw / raw C per launch
 VECTOR_ADD_MIN_RATIO = 0.95  # openclaw / raw C, and float4 openclaw / copy bandwidth (GPU)
 COMPILE_MAX_RATIO = 0.7  # openclaw / CLHPP, compile time and peak memory
+END_TO_END_GPU = (20.0, 4.0)  # whole vector add at 2^28 floats: over raw naive, over raw careful
+END_TO_END_CPU = 1.5  # the best openclaw form over raw naive, at the largest size, elsewhere
+PAGEABLE_GPU = ((1 << 30, 50.0), (16 << 20, 40.0))  # GB/s both ways at these sizes (GPU)
 
-PEER_ORDER = ["raw C", "CLHPP", "CLHPP KernelFunctor", "CLHPP setArg+enqueue", "Boost.Compute",
-              "Boost.Compute program_cache", "openclaw"]
+PEER_ORDER = ["raw naive", "raw careful", "raw C", "CLHPP", "CLHPP KernelFunctor", "CLHPP setArg+enqueue", "Boost.Compute",
+              "Boost.Compute program_cache", "openclaw", "openclaw (moved vectors)"]
 
 
 def peer_key(peer):
@@ -148,10 +151,18 @@ def transfer_key(peer):  # "raw pageable", "CLHPP pageable", ..., "openclaw pinn
     return (memory == "pinned", peer_key("raw C" if library == "raw" else library))
 
 
-def transfers_section(rows):
+def transfers_section(rows, targets, is_gpu):
     data = select(rows, "transfers")
     if not data:
         return []
+    if is_gpu:
+        for size, want in PAGEABLE_GPU:
+            for kase in ("write", "read"):
+                got = [r["value"] for r in data if r["size_bytes"] == size and r["case"] == kase
+                       and r["peer"] == "openclaw pageable"]
+                if got:
+                    targets.append(("pageable %s at %s: openclaw >= %.0f GB/s" % (kase, human(size), want),
+                                    "%.2f GB/s" % got[0], got[0] >= want))
     peers = sorted({r["peer"] for r in data}, key=transfer_key)
     out = ["### Host <-> device transfers (bench_transfers, GB/s)", ""]
     lines = []
@@ -186,6 +197,40 @@ def build_section(rows):
             lines.append([source, peer, "%.2f" % cold[peer], "%.2f" % warm.get(peer, 0.0),
                           "%.3f" % (warm.get(peer, 0.0) / cold[peer]) if cold[peer] else "-"])
     out += table(["source", "peer", "cold ms", "warm ms", "warm / cold"], lines)
+    return out + [""]
+
+
+def end_to_end_section(rows, targets, is_gpu):
+    data = select(rows, "end_to_end")
+    if not data:
+        return []
+    out = ["### End to end: the vector add as a whole program (bench_end_to_end, ms)", "",
+           "Buffers made from host data, one kernel, the result read back; the context, queue and "
+           "program exist before the clock starts.", ""]
+    lines = []
+    cases = list(OrderedDict.fromkeys(r["case"] for r in data))
+    for kase in cases:
+        time = {r["peer"]: r["value"] for r in data if r["case"] == kase}
+        naive, careful = time.get("raw naive"), time.get("raw careful")
+        for peer in sorted(time, key=peer_key):
+            lines.append([kase.replace("vector add ", ""), peer, "%.2f" % time[peer],
+                          "%.2fx" % (naive / time[peer]) if naive else "-",
+                          "%.2fx" % (careful / time[peer]) if careful else "-"])
+    out += table(["floats", "peer", "ms", "over raw naive", "over raw careful"], lines)
+    largest = cases[-1]
+    time = {r["peer"]: r["value"] for r in data if r["case"] == largest}
+    naive, careful = time.get("raw naive"), time.get("raw careful")
+    if is_gpu and naive and careful and "openclaw" in time and largest.endswith("2^28"):
+        for base, name, want in ((naive, "raw naive", END_TO_END_GPU[0]),
+                                 (careful, "raw careful", END_TO_END_GPU[1])):
+            ratio = base / time["openclaw"]
+            targets.append(("end to end at 2^28 floats: openclaw >= %.0fx %s" % (want, name),
+                            "%.2fx" % ratio, ratio >= want))
+    elif not is_gpu and naive:
+        best = min(v for p, v in time.items() if p.startswith("openclaw"))
+        targets.append(("end to end at %s floats: best openclaw form >= %.1fx raw naive" % (
+            largest.replace("vector add ", ""), END_TO_END_CPU), "%.2fx" % (naive / best),
+            naive / best >= END_TO_END_CPU))
     return out + [""]
 
 
@@ -237,9 +282,10 @@ def write_markdown(folder, rows, meta):
     is_gpu = device.endswith("| GPU")
     targets = []
     body = []
+    body += end_to_end_section(rows, targets, is_gpu)
     body += launch_section(rows, targets)
     body += vector_add_section(rows, targets, is_gpu)
-    body += transfers_section(rows)
+    body += transfers_section(rows, targets, is_gpu)
     body += build_section(rows)
     body += pipeline_section(rows)
     body += compile_section(rows, targets)
@@ -274,14 +320,14 @@ def plot(folder, rows, meta):
         print("report.py: matplotlib is not installed (Debian: python3-matplotlib; pip install "
               "matplotlib): no plot, results.md and results.csv are complete")
         return
-    fig, axes = plt.subplots(2, 3, figsize=(16, 9))
+    fig, axes = plt.subplots(3, 3, figsize=(16, 13))
     fig.suptitle("openclaw and its peers on %s (%s)" % (meta.get("device", "?").split(" | ")[0],
                                                        meta.get("date", "")))
 
     def bars(ax, values, title, ylabel, reference=None, reference_label=None):
         peers = sorted(values, key=peer_key)
         ax.bar(range(len(peers)), [values[p] for p in peers],
-               color=["tab:red" if p == "openclaw" else "tab:gray" for p in peers])
+               color=["tab:red" if p.startswith("openclaw") else "tab:gray" for p in peers])
         ax.set_xticks(range(len(peers)))
         ax.set_xticklabels(peers, rotation=20, ha="right", fontsize=8)
         ax.set_title(title, fontsize=10)
@@ -360,6 +406,13 @@ def plot(folder, rows, meta):
         ax.set_title("program build: %s (lower is better)" % source, fontsize=10)
         ax.set_ylabel("ms")
         ax.legend(fontsize=8)
+    end_to_end = select(rows, "end_to_end")
+    for k, kase in enumerate(OrderedDict.fromkeys(r["case"] for r in end_to_end)):
+        if k > 2:
+            break
+        time = {r["peer"]: r["value"] for r in end_to_end if r["case"] == kase}
+        bars(axes[2][k], time, "end to end: %s floats, whole program (lower is better)" %
+             kase.replace("vector add ", ""), "ms")
     for row in axes:
         for ax in row:
             if not ax.has_data():

@@ -15,15 +15,16 @@
 #   scripts/bench.sh --smoke                           tiny sizes, one or two samples (CI)
 # Options: --out DIR (default <build dir>/results), --build-dir DIR (default build/bench),
 # --no-build (use the binaries already in the build dir), --only "launch vector_add ..." (of:
-# launch instructions vector_add transfers build pipeline compile_time). CXX picks the compiler
-# of the build; CXXS the compilers the compile-time benchmark measures (default "g++ clang++").
+# end_to_end launch instructions vector_add transfers build pipeline compile_time). CXX picks the
+# compiler of the build; CXXS the compilers the compile-time benchmark measures (default "g++
+# clang++"). bench_staging_sweep (not run here) measures the staging pool's tuning.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 smoke=0
 build_dir="$root/build/bench"
 out=""
 do_build=1
-only="launch instructions vector_add transfers build pipeline compile_time"
+only="end_to_end launch instructions vector_add transfers build pipeline compile_time"
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1 ;;
@@ -89,6 +90,7 @@ wanted() { [[ " $only " == *" $1 "* ]]; }
 flag=()
 [ "$smoke" = 1 ] && flag=(--smoke)
 
+wanted end_to_end && run end_to_end "$bin/bench_end_to_end" "${flag[@]}"
 wanted launch && run launch "$bin/bench_launch" "${flag[@]}"
 if wanted instructions; then
   if [ "$smoke" = 1 ]; then

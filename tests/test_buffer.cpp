@@ -596,3 +596,98 @@ TEST_CASE("buffers migrate to the queue's device or the host") {
     REQUIRE(empty);
     CHECK(empty->cl_code() == CL_INVALID_MEM_OBJECT);
 }
+
+namespace {
+
+constexpr const char* add_one_source = R"CLC(
+__kernel void add_one(__global const int* in, __global int* out) {
+    out[get_global_id(0)] = in[get_global_id(0)] + 1;
+}
+)CLC";
+
+// Runs out = in + 1 over the whole of `in` on `queue` and returns `out`.
+template <class A>
+std::vector<int> add_one(const openclaw::Queue& queue, const openclaw::Buffer<int, A>& in) {
+    const auto program = openclaw::Program::build(env().context, add_one_source);
+    auto kernel = program.kernel<openclaw::In<int>, openclaw::Out<int>>("add_one");
+    const openclaw::WriteOnlyBuffer<int> out{env().context, in.size()};
+    queue.enqueue(kernel.set_args(in, out), openclaw::NDRange{in.size()});
+    std::vector<int> back(in.size());
+    queue.read(out, back);
+    return back;
+}
+
+std::vector<int> plus_one(std::vector<int> values) {
+    for (int& v : values) {
+        ++v;
+    }
+    return values;
+}
+
+}  // namespace
+
+TEST_CASE("a buffer made from host data through a queue: each path, then used by a kernel") {
+    // Sizes below and above the staging threshold (1 MiB), and across several chunks.
+    for (const std::size_t n : {std::size_t{3}, std::size_t{70000}, std::size_t{3000001}}) {
+        INFO("elements: " << n);
+        const auto host = iota(n, 7);
+        // The device's own path (PoCL: the driver's copy), and the staged path a discrete GPU
+        // takes (an empty buffer, then a staged write), forced here.
+        const openclaw::Queue staged{
+            env().context, env().device, {.staging = openclaw::Staging::always}};
+        for (const openclaw::Queue* queue : {&env().queue, &staged}) {
+            const openclaw::ReadOnlyBuffer<int> buffer{*queue, host};
+            REQUIRE(buffer.size() == n);
+            const bool copies = (buffer.info<CL_MEM_FLAGS>() & CL_MEM_COPY_HOST_PTR) != 0;
+            CHECK(copies == (queue == &env().queue &&
+                             env().queue.options().staging != openclaw::Staging::always &&
+                             !(env().device.is_gpu() &&
+                               !env().device.info<CL_DEVICE_HOST_UNIFIED_MEMORY>())));
+            CHECK(add_one(*queue, buffer) == plus_one(host));
+        }
+        // A buffer the host may not touch gets its contents from the driver's copy.
+        const openclaw::ReadOnlyBuffer<int> sealed{
+            staged, host, {.host = openclaw::HostAccess::none}};
+        CHECK((sealed.info<CL_MEM_FLAGS>() & CL_MEM_COPY_HOST_PTR) != 0);
+        CHECK(add_one(staged, sealed) == plus_one(host));
+    }
+}
+
+TEST_CASE("a buffer that takes a vector: zero-copy where the device shares host memory") {
+    const std::size_t n = 300000;
+    const auto expected = plus_one(iota(n, -5));
+    const openclaw::Queue staged{
+        env().context, env().device, {.staging = openclaw::Staging::always}};
+    for (const openclaw::Queue* queue : {&env().queue, &staged}) {
+        std::vector<int> host = iota(n, -5);
+        const int* memory = host.data();
+        const openclaw::ReadOnlyBuffer<int> buffer{*queue, std::move(host)};
+        REQUIRE(buffer.size() == n);
+        const cl_mem_flags flags = buffer.info<CL_MEM_FLAGS>();
+        const bool shared = (flags & CL_MEM_USE_HOST_PTR) != 0;
+        CHECK(shared == (queue == &env().queue && env().device.is_cpu()));
+        if (shared) {  // the very memory the vector had: no copy was made
+            CHECK(buffer.info<CL_MEM_HOST_PTR>() == memory);
+        } else {
+            CHECK((flags & CL_MEM_COPY_HOST_PTR) == 0);
+        }
+        CHECK(add_one(*queue, buffer) == expected);
+    }
+    // Refused before the driver, with the call and the reason; the vector is freed either way.
+    const auto empty_queue = thrown<openclaw::Error>([&] {
+        const openclaw::ReadOnlyBuffer<int> b{openclaw::Queue{}, iota(8)};
+    });
+    REQUIRE(empty_queue);
+    CHECK(empty_queue->cl_code() == CL_INVALID_COMMAND_QUEUE);
+    CHECK_THAT(empty_queue->what(), has("clCreateBuffer") && has("empty"));
+    const auto nothing = thrown<openclaw::Error>([&] {
+        const openclaw::ReadOnlyBuffer<int> b{env().queue, std::vector<int>{}};
+    });
+    REQUIRE(nothing);
+    CHECK(nothing->cl_code() == CL_INVALID_BUFFER_SIZE);
+    const auto nothing_staged = thrown<openclaw::Error>([&] {
+        const openclaw::ReadOnlyBuffer<int> b{staged, std::span<const int>{}};
+    });
+    REQUIRE(nothing_staged);
+    CHECK(nothing_staged->cl_code() == CL_INVALID_BUFFER_SIZE);
+}

@@ -69,8 +69,8 @@ int main(int argc, char** argv) try {
 
     openclaw::Context context{device};
     openclaw::Queue queue{context, device, {.profiling = true}};
-    openclaw::ReadOnlyBuffer<float> a{context, host_a};
-    openclaw::ReadOnlyBuffer<float> b{context, host_b};
+    openclaw::ReadOnlyBuffer<float> a{queue, host_a};
+    openclaw::ReadOnlyBuffer<float> b{queue, host_b};
     openclaw::WriteOnlyBuffer<float> c{context, n * n};
 
     auto program = openclaw::Program::build(context, source, "-DTILE=" + std::to_string(tile));

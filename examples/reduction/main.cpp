@@ -65,7 +65,7 @@ int main(int argc, char** argv) try {
 
     openclaw::Context context{device};
     openclaw::Queue queue{context, device};
-    openclaw::ReadOnlyBuffer<cl_uint> input{context, host};
+    openclaw::ReadOnlyBuffer<cl_uint> input{queue, host};
 
     auto program = openclaw::Program::build(context, source);
     auto reduce = program.kernel<openclaw::In<cl_uint>, openclaw::Out<cl_uint>,

@@ -30,7 +30,7 @@ int main() try {
                 step);
 
     std::vector<cl_int> host(parts * part, 0);
-    openclaw::ReadWriteBuffer<cl_int> whole{context, host};
+    openclaw::ReadWriteBuffer<cl_int> whole{queue, host};
     auto program = openclaw::Program::build(context, source);
     auto add = program.kernel<openclaw::InOut<cl_int>, cl_int>("add");
     for (std::size_t k = 0; k < parts; ++k) {

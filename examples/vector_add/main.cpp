@@ -36,8 +36,8 @@ int main() try {
 
     openclaw::Context context{device};
     openclaw::Queue queue{context, device};
-    openclaw::ReadOnlyBuffer<float> a{context, host_a};  // copies host_a to the device
-    openclaw::ReadOnlyBuffer<float> b{context, host_b};
+    openclaw::ReadOnlyBuffer<float> a{queue, host_a};  // host_a on the device on return
+    openclaw::ReadOnlyBuffer<float> b{queue, host_b};
     openclaw::WriteOnlyBuffer<float> c{context, n};
 
     auto program = openclaw::Program::build(context, source, {"-cl-fast-relaxed-math"});

@@ -151,6 +151,31 @@ class Buffer {
         : mem_(detail::create_buffer(context, data.size(), element, Access::flags | options.flags(),
                                      data.data(), on_error)) {}
 
+    /// Device memory initialized with `data`, in the fastest way for `queue`'s device: on a
+    /// discrete GPU an empty buffer and a (staged) write through `queue`, which returns once the
+    /// data is on the device; on a CPU device or unified memory the driver's copy. Prefer it to
+    /// the Context form, whose CL_MEM_COPY_HOST_PTR costs ~0.8 s per GiB on an H200, plus ~0.2 s
+    /// at the first kernel that uses the buffer (bench/RESULTS.md, "end to end").
+    Buffer(const Queue& queue, std::span<const T> data, BufferOptions options = {},
+           OnError on_error = {})
+        : mem_(detail::create_buffer_from(queue, data.size(), element,
+                                          Access::flags | options.flags(), data.data(), on_error)) {
+    }
+    /// As Buffer(queue, span) with `options` defaulted.
+    Buffer(const Queue& queue, std::span<const T> data, OnError on_error)
+        : Buffer(queue, data, BufferOptions{}, on_error) {}
+
+    /// Device memory initialized with `data`, which the buffer may keep: where the device
+    /// shares host memory (CPU devices, unified memory) the buffer is made over the vector's
+    /// own memory (CL_MEM_USE_HOST_PTR: no copy at all; the vector is freed with the buffer);
+    /// elsewhere as Buffer(queue, span), and the vector is freed on return.
+    Buffer(const Queue& queue, std::vector<T>&& data, BufferOptions options = {},
+           OnError on_error = {})
+        : mem_(take(queue, std::move(data), Access::flags | options.flags(), on_error)) {}
+    /// As Buffer(queue, vector&&) with `options` defaulted.
+    Buffer(const Queue& queue, std::vector<T>&& data, OnError on_error)
+        : Buffer(queue, std::move(data), BufferOptions{}, on_error) {}
+
     /// A buffer over `host`'s own memory (CL_MEM_USE_HOST_PTR): no copy is made where the device
     /// can use host memory (CPU devices; elsewhere the driver caches it on the device). The
     /// buffer takes the vector, so the memory cannot be freed under it: it is released after the
@@ -159,12 +184,10 @@ class Buffer {
     /// the driver cannot allocate memory the caller already provides.
     [[nodiscard]] static Buffer over(const Context& context, std::vector<T>&& host,
                                      BufferOptions options = {}, OnError on_error = {}) {
-        auto* owner = new std::vector<T>(std::move(host));
-        const std::size_t count = owner->size();
-        detail::HostStore store{owner->data(), owner,
-                                [](void* p) { delete static_cast<std::vector<T>*>(p); }};
+        const std::size_t count = host.size();
         return Buffer(detail::create_buffer_over(context, count, element,
-                                                 Access::flags | options.flags(), store, on_error));
+                                                 Access::flags | options.flags(),
+                                                 store_of(std::move(host)), on_error));
     }
 
     /// Takes ownership of `raw`; its size must be a multiple of sizeof(T).
@@ -256,6 +279,17 @@ class Buffer {
     explicit operator bool() const noexcept { return static_cast<bool>(mem_.handle); }
 
   private:
+    static detail::HostStore store_of(std::vector<T>&& host) {
+        auto* owner = new std::vector<T>(std::move(host));
+        return {owner->data(), owner, [](void* p) { delete static_cast<std::vector<T>*>(p); }};
+    }
+    static detail::MemObject take(const Queue& queue, std::vector<T>&& host, cl_mem_flags flags,
+                                  OnError on_error) {
+        const std::size_t count = host.size();
+        return detail::create_buffer_taking(queue, count, element, flags, store_of(std::move(host)),
+                                            on_error);
+    }
+
     template <class U, class A>
     friend class Buffer;
     friend class BufferSlice<T, Access>;

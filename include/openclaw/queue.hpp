@@ -82,6 +82,15 @@ concept BufferRegion = is_buffer_region<std::remove_cvref_t<R>>;
 
 }  // namespace detail
 
+/// How clEnqueueMigrateMemObjects moves memory.
+struct MigrateOptions {
+    /// CL_MIGRATE_MEM_OBJECT_HOST: to the host instead of the queue's device.
+    bool to_host = false;
+    /// CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED: the contents need not be moved (they become
+    /// undefined), which counts as a write of the whole object for the mapping checks.
+    bool content_undefined = false;
+};
+
 /// A command queue (cl_command_queue) on one device of a context: the subject of every command
 /// (launches, transfers, copies, fills, maps, markers). Copying shares it (clRetainCommandQueue).
 class Queue {

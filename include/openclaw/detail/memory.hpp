@@ -51,15 +51,6 @@ struct Rect {
     std::array<std::size_t, 3> extent{1, 1, 1};
 };
 
-/// How clEnqueueMigrateMemObjects moves memory.
-struct MigrateOptions {
-    /// CL_MIGRATE_MEM_OBJECT_HOST: to the host instead of the queue's device.
-    bool to_host = false;
-    /// CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED: the contents need not be moved (they become
-    /// undefined), which counts as a write of the whole object for the mapping checks.
-    bool content_undefined = false;
-};
-
 namespace detail {
 
 /// What messages say about a typed memory object: its element size and kernel access.
@@ -115,6 +106,17 @@ MemObject create_buffer(const Context& context, std::size_t count, Element eleme
 /// then owns; `store` is released here if the buffer cannot be made.
 MemObject create_buffer_over(const Context& context, std::size_t count, Element element,
                              cl_mem_flags flags, HostStore store, OnError on_error);
+/// `count` elements initialized with `data` in the fastest way for `queue`'s device: where
+/// the queue stages pageable transfers (a discrete GPU), an empty buffer and a staged write
+/// through `queue` (never CL_MEM_COPY_HOST_PTR, which costs ~0.8 s per GiB there and more at
+/// first use); elsewhere (CPU devices, unified memory) the driver's copy.
+MemObject create_buffer_from(const Queue& queue, std::size_t count, Element element,
+                             cl_mem_flags flags, const void* data, OnError on_error);
+/// As create_buffer_from() for memory the buffer may keep (`store`): where the device shares
+/// host memory, a buffer over it (CL_MEM_USE_HOST_PTR, no copy); elsewhere a staged write, after
+/// which `store` is released.
+MemObject create_buffer_taking(const Queue& queue, std::size_t count, Element element,
+                               cl_mem_flags flags, HostStore store, OnError on_error);
 /// The same memory object seen as elements of `to.size` bytes (its size must divide).
 MemObject reinterpret(const MemObject& buffer, Element from, Element to, OnError on_error);
 /// A buffer of a raw handle (adopted or retained by the caller): its root, context and size,
@@ -302,8 +304,8 @@ namespace memory {
 // clCreateBuffer of `count` elements with `flags` over `host` (copied or used, as the flags
 // say), the count, its byte size and the context checked first; `over` words the messages
 // of a buffer over host memory. Empty (after reporting why) when refused or failed.
-inline MemObject create(const Context& context, std::size_t count, Element element,
-                        cl_mem_flags flags, void* host, bool over, OnError on_error) {
+inline MemObject create(cl_context context, std::size_t count, Element element, cl_mem_flags flags,
+                        void* host, bool over, OnError on_error) {
     std::size_t bytes = 0;
     if (count == 0 || !checked_mul(count, element.size, bytes)) {
         fail(on_error, CL_INVALID_BUFFER_SIZE, "clCreateBuffer",
@@ -313,12 +315,12 @@ inline MemObject create(const Context& context, std::size_t count, Element eleme
                                : " bytes: a buffer needs at least one element"));
         return {};
     }
-    if (!context) {
+    if (context == nullptr) {
         refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateBuffer", "context");
         return {};
     }
     cl_int code = CL_SUCCESS;
-    cl_mem raw = clCreateBuffer(context.get(), flags, bytes, host, &code);
+    cl_mem raw = clCreateBuffer(context, flags, bytes, host, &code);
     if (!check(code, "clCreateBuffer", on_error, [&] {
             return concat(count, " elements (", bytes, " bytes), ",
                           over ? "over host memory (CL_MEM_USE_HOST_PTR), " : "", element.access);
@@ -327,7 +329,7 @@ inline MemObject create(const Context& context, std::size_t count, Element eleme
     }
     MemObject buffer;
     buffer.handle = Handle<cl_mem>::adopt(raw);
-    buffer.context = context.get();
+    buffer.context = context;
     buffer.bytes = bytes;
     buffer.flags = flags;
     return buffer;
@@ -344,15 +346,76 @@ inline void CL_CALLBACK release_host_store(cl_mem, void* user_data) {
                                                           Element element, cl_mem_flags flags,
                                                           const void* init, OnError on_error) {
     // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
-    return memory::create(context, count, element,
+    return memory::create(context.get(), count, element,
                           init != nullptr ? flags | CL_MEM_COPY_HOST_PTR : flags,
                           const_cast<void*>(init), false, on_error);
 }
+
+namespace memory {
+inline MemObject create_over(cl_context context, std::size_t count, Element element,
+                             cl_mem_flags flags, HostStore store, OnError on_error);
+}  // namespace memory
 
 [[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer_over(const Context& context,
                                                                std::size_t count, Element element,
                                                                cl_mem_flags flags, HostStore store,
                                                                OnError on_error) {
+    return memory::create_over(context.get(), count, element, flags, store, on_error);
+}
+
+namespace memory {
+// True when pageable transfers through `queue` are staged (a discrete GPU): initial contents
+// are then written, not copied in by the driver.
+inline bool stages(const Queue& queue) noexcept {
+    const QueueState* state = QueueAccess::state(queue);
+    return state != nullptr && state->stage_pageable;
+}
+}  // namespace memory
+
+[[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer_from(const Queue& queue,
+                                                               std::size_t count, Element element,
+                                                               cl_mem_flags flags, const void* data,
+                                                               OnError on_error) {
+    if (!queue) {
+        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "clCreateBuffer", "queue");
+        return {};
+    }
+    // A host-inaccessible buffer can only get its contents from the driver's copy.
+    const bool writable = (flags & (CL_MEM_HOST_NO_ACCESS | CL_MEM_HOST_READ_ONLY)) == 0;
+    if (!memory::stages(queue) || !writable || data == nullptr) {
+        return memory::create(queue.context_handle(), count, element,
+                              data != nullptr ? flags | CL_MEM_COPY_HOST_PTR : flags,
+                              const_cast<void*>(data), false, on_error);
+    }
+    MemObject buffer =
+        memory::create(queue.context_handle(), count, element, flags, nullptr, false, on_error);
+    if (!buffer.get()) {
+        return buffer;
+    }
+    Relay step(on_error);
+    transfer(buffer, Direction::write, queue, 0, count, element, const_cast<void*>(data), true,
+             WaitList{}, step, nullptr);
+    if (step.failed()) {
+        return {};
+    }
+    return buffer;
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer_taking(const Queue& queue,
+                                                                 std::size_t count, Element element,
+                                                                 cl_mem_flags flags,
+                                                                 HostStore store,
+                                                                 OnError on_error) {
+    if (queue && !memory::stages(queue) && (flags & CL_MEM_ALLOC_HOST_PTR) == 0) {
+        return memory::create_over(queue.context_handle(), count, element, flags, store, on_error);
+    }
+    MemObject buffer = create_buffer_from(queue, count, element, flags, store.data, on_error);
+    store.release(store.owner);  // written (or refused): the memory is no longer needed
+    return buffer;
+}
+
+inline MemObject memory::create_over(cl_context context, std::size_t count, Element element,
+                                     cl_mem_flags flags, HostStore store, OnError on_error) {
     // Owned from here on: every path below either hands it to the memory object or frees it.
     struct Guard {
         HostStore* store;
@@ -542,7 +605,7 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     }
     const std::size_t begin = offset * element.size;  // inside the buffer: no overflow
     const std::size_t bytes = count * element.size;
-    if (pageable && event == nullptr && bytes >= StagingPool::threshold_bytes) {
+    if (pageable && event == nullptr && bytes >= staging_tuning().threshold) {
         if (auto [pool, lock] = staging_of(queue); pool != nullptr) {
             if (!wait.empty() &&
                 !check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents", on_error,
