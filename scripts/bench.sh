@@ -17,7 +17,7 @@
 # --no-build (use the binaries already in the build dir), --only "launch vector_add ..." (of:
 # end_to_end launch instructions vector_add transfers build pipeline compile_time). CXX picks the
 # compiler of the build; CXXS the compilers the compile-time benchmark measures (default "g++
-# clang++"). bench_staging_sweep (not run here) measures the staging pool's tuning.
+# clang++").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 smoke=0

@@ -81,7 +81,7 @@ TEST_CASE("staged transfers move every element, at any size and offset") {
     const openclaw::Queue staged{
         env().context, env().device, {.staging = openclaw::Staging::always}};
     CHECK(staged.options().staging == openclaw::Staging::always);
-    const std::size_t chunk = openclaw::detail::staging_tuning().max_chunk / sizeof(cl_uint);
+    const std::size_t chunk = openclaw::detail::StagingPool::chunk_bytes / sizeof(cl_uint);
     // Below the threshold, one element, odd sizes across chunk edges, and several full rounds
     // of the staging slots.
     for (const std::size_t n :

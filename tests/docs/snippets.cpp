@@ -35,8 +35,8 @@ std::vector<float> vector_add_openclaw(const openclaw::Device& device, const std
                                        const std::vector<float>& b) {
     const openclaw::Context context{device};
     const openclaw::Queue queue{context, device};
-    const openclaw::ReadOnlyBuffer<float> da{context, a};  // copied to the device
-    const openclaw::ReadOnlyBuffer<float> db{context, b};
+    const openclaw::ReadOnlyBuffer<float> da{queue, a};  // on the device on return
+    const openclaw::ReadOnlyBuffer<float> db{queue, b};
     const openclaw::WriteOnlyBuffer<float> dc{context, a.size()};
 
     const auto program = openclaw::Program::build(context, source);

@@ -11,8 +11,6 @@
 #include <openclaw/queue.hpp>
 
 #include <array>
-#include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -25,54 +23,16 @@
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {
 
-/// How staged transfers are cut and copied. The defaults are the best of bench/staging_sweep on
-/// an H200 host (16 cores; bench/RESULTS.md): a transfer is cut into about 8 chunks of 256 KiB to
-/// 8 MiB, 8 pinned slots of 8 MiB (64 MiB per queue, made on its first staged transfer) and 15
-/// helper threads. The sweep changes them (before making a queue) to measure others.
-struct StagingTuning {
-    std::size_t max_chunk = std::size_t{8} << 20;    // the size of each pinned slot
-    std::size_t min_chunk = std::size_t{256} << 10;  // the smallest chunk a transfer is cut into
-    std::size_t target_chunks = 8;                   // chunks per transfer, between the two sizes
-    std::size_t slots = 8;                           // pinned slots in flight (at most 16)
-    unsigned threads = 16;                           // copy helpers + the caller (at most)
-    std::size_t threshold = std::size_t{1} << 20;    // smaller transfers go straight to the driver
-};
-/// The tuning staging pools are made with (and transfers cut by).
-inline StagingTuning& staging_tuning() noexcept {
-    static StagingTuning tuning;
-    return tuning;
-}
-
-/// The chunks of one staged transfer: chunk c is `size(c)` bytes at byte c * chunk of the
-/// caller's memory and in pinned slot c % slot_count; `to_slots` says which way they are copied.
-struct StagedChunks {
-    std::byte* user = nullptr;
-    std::byte* const* slots = nullptr;
-    std::size_t slot_count = 0;
-    std::size_t chunk = 0;
-    std::size_t bytes = 0;
-    std::size_t count = 0;
-    bool to_slots = false;
-
-    std::size_t size(std::size_t c) const noexcept {
-        return bytes - c * chunk < chunk ? bytes - c * chunk : chunk;
-    }
-};
-
-/// Helper threads that copy the chunks of a staged transfer: every helper copies its share of
-/// each chunk, in chunk order, as far as the caller allows (allow()), and counts the chunk
-/// down when its share is done (copied()). The caller meanwhile hands finished chunks to the
-/// device, so the device's side of one chunk overlaps the copy of the next. Between transfers
-/// the helpers spin briefly (transfers come in bursts), then sleep.
+/// Copies large blocks on several threads: a few persistent helpers plus the calling thread.
 class CopyWorkers {
   public:
-    explicit CopyWorkers(unsigned helpers);
+    explicit CopyWorkers(unsigned participants);
     CopyWorkers(const CopyWorkers&) = delete;
     CopyWorkers& operator=(const CopyWorkers&) = delete;
     ~CopyWorkers() {
         {
             const std::lock_guard lock(mutex_);
-            stop_.store(true, std::memory_order_release);
+            stop_ = true;
         }
         start_.notify_all();
         for (std::thread& thread : threads_) {
@@ -80,135 +40,82 @@ class CopyWorkers {
         }
     }
 
-    /// The number of helper threads (0: the caller copies alone).
-    std::size_t helpers() const noexcept { return threads_.size(); }
-
-    /// Starts the helpers on `chunks`, allowed up to chunk `allowed` (exclusive).
-    void start(const StagedChunks& chunks, std::size_t allowed) {
-        chunks_ = chunks;
-        remaining_.reset(new std::atomic<std::size_t>[chunks.count]);
-        for (std::size_t c = 0; c < chunks.count; ++c) {
-            remaining_[c].store(threads_.size(), std::memory_order_relaxed);
+    void copy(void* dst, const void* src, std::size_t bytes) {
+        // Below a few hundred KiB, waking threads costs more than it saves.
+        if (threads_.empty() || bytes < (std::size_t{256} << 10)) {
+            std::memcpy(dst, src, bytes);
+            return;
         }
-        allowed_.store(allowed, std::memory_order_relaxed);
-        abort_.store(false, std::memory_order_relaxed);
-        finished_.store(0, std::memory_order_relaxed);
+        const std::size_t parts = threads_.size() + 1;
+        const std::size_t part = (bytes / parts + 63) / 64 * 64;
         {
             const std::lock_guard lock(mutex_);
-            generation_.fetch_add(1, std::memory_order_release);
+            job_ = {static_cast<char*>(dst), static_cast<const char*>(src), bytes, part};
+            pending_ = threads_.size();
+            ++generation_;
         }
-        if (sleeping_.load(std::memory_order_acquire) != 0) {
-            start_.notify_all();
-        }
-    }
-    /// Lets the helpers copy chunks before `allowed`.
-    void allow(std::size_t allowed) noexcept { allowed_.store(allowed, std::memory_order_release); }
-    /// True when every helper has copied its share of chunk `c`.
-    bool copied(std::size_t c) const noexcept {
-        return remaining_[c].load(std::memory_order_acquire) == 0;
-    }
-    /// Waits until the helpers are done with the transfer; `abort` stops them at the next chunk.
-    void finish(bool abort) noexcept {
-        if (abort) {
-            abort_.store(true, std::memory_order_release);
-        }
-        while (finished_.load(std::memory_order_acquire) != threads_.size()) {
-            relax();
-        }
-        remaining_.reset();
-    }
-
-    /// Waits a moment (a pause instruction; now and then a yield, for an oversubscribed host).
-    static void relax() noexcept {
-        thread_local unsigned spins = 0;
-        if (++spins % 256 == 0) {
-            std::this_thread::yield();
-        } else {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
-        }
+        start_.notify_all();
+        copy_part(0);
+        std::unique_lock lock(mutex_);
+        done_.wait(lock, [this] { return pending_ == 0; });
     }
 
   private:
-    void copy_share(std::size_t c, std::size_t index) const noexcept {
-        const std::size_t size = chunks_.size(c);
-        const std::size_t parts = threads_.size();
-        const std::size_t part = (size / parts + 4095) / 4096 * 4096;
-        const std::size_t begin = index * part < size ? index * part : size;
-        const std::size_t end = index + 1 == parts || size - begin < part ? size : begin + part;
-        if (end <= begin) {
-            return;
-        }
-        std::byte* user = chunks_.user + c * chunks_.chunk + begin;
-        std::byte* slot = chunks_.slots[c % chunks_.slot_count] + begin;
-        if (chunks_.to_slots) {
-            std::memcpy(slot, user, end - begin);
-        } else {
-            std::memcpy(user, slot, end - begin);
+    struct Job {
+        char* dst = nullptr;
+        const char* src = nullptr;
+        std::size_t bytes = 0;
+        std::size_t part = 0;
+    };
+
+    void copy_part(std::size_t index) const {
+        const std::size_t begin = index * job_.part < job_.bytes ? index * job_.part : job_.bytes;
+        const std::size_t end = job_.bytes - begin < job_.part ? job_.bytes : begin + job_.part;
+        if (end > begin) {
+            std::memcpy(job_.dst + begin, job_.src + begin, end - begin);
         }
     }
 
-    void serve(std::size_t index) {
+    void serve(unsigned index) {
         std::uint64_t seen = 0;
         for (;;) {
-            // Spin a little (about 50 µs) for the next transfer, then sleep.
-            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-            for (unsigned spin = 1; generation_.load(std::memory_order_acquire) == seen &&
-                                    !stop_.load(std::memory_order_acquire);
-                 ++spin) {
-                if (spin % 64 == 0 && std::chrono::steady_clock::now() > until) {
-                    break;
-                }
-                relax();
-            }
-            if (generation_.load(std::memory_order_acquire) == seen &&
-                !stop_.load(std::memory_order_acquire)) {
+            {
                 std::unique_lock lock(mutex_);
-                sleeping_.fetch_add(1, std::memory_order_acq_rel);
-                start_.wait(lock, [&] {
-                    return stop_.load(std::memory_order_acquire) ||
-                           generation_.load(std::memory_order_acquire) != seen;
-                });
-                sleeping_.fetch_sub(1, std::memory_order_acq_rel);
-            }
-            if (stop_.load(std::memory_order_acquire)) {
-                return;
-            }
-            seen = generation_.load(std::memory_order_acquire);
-            for (std::size_t c = 0; c < chunks_.count; ++c) {
-                while (c >= allowed_.load(std::memory_order_acquire) &&
-                       !abort_.load(std::memory_order_acquire)) {
-                    relax();
+                start_.wait(lock, [&] { return stop_ || generation_ != seen; });
+                if (stop_) {
+                    return;
                 }
-                if (abort_.load(std::memory_order_acquire)) {
-                    break;
-                }
-                copy_share(c, index);
-                remaining_[c].fetch_sub(1, std::memory_order_acq_rel);
+                seen = generation_;
             }
-            finished_.fetch_add(1, std::memory_order_acq_rel);
+            copy_part(index);
+            {
+                const std::lock_guard lock(mutex_);
+                --pending_;
+            }
+            done_.notify_one();
         }
     }
 
     std::mutex mutex_;
     std::condition_variable start_;
-    StagedChunks chunks_;
-    std::unique_ptr<std::atomic<std::size_t>[]> remaining_;
-    std::atomic<std::size_t> allowed_{0};
-    std::atomic<std::size_t> finished_{0};
-    std::atomic<bool> abort_{false};
-    std::atomic<std::uint64_t> generation_{0};
-    std::atomic<unsigned> sleeping_{0};
-    std::atomic<bool> stop_{false};
+    std::condition_variable done_;
+    Job job_;
+    std::uint64_t generation_ = 0;
+    std::size_t pending_ = 0;
+    bool stop_ = false;
     std::vector<std::thread> threads_;
 };
 
 /// A queue's pinned staging buffers (persistently mapped) and copy threads.
 class StagingPool {
   public:
-    /// The most slots a pool has.
-    static constexpr std::size_t max_slots = 16;
+    // Measured on an H200 host (16 cores) with bench/transfers: 8 MiB chunks copied by 16
+    // threads moved 1 GiB at 46 GB/s (write) and 43 GB/s (read); 4 MiB chunks or 8 threads
+    // reached 32 to 38 GB/s. See bench/RESULTS.md.
+    static constexpr std::size_t chunk_bytes = std::size_t{8} << 20;
+    static constexpr std::size_t slot_count = 4;
+    /// Transfers smaller than this go straight to the driver.
+    static constexpr std::size_t threshold_bytes = std::size_t{4} << 20;
 
     /// Makes the staging buffers; a failure goes to `on_error` and leaves the pool not ready().
     StagingPool(cl_context context, cl_command_queue queue, OnError on_error);
@@ -252,8 +159,7 @@ class StagingPool {
     /// the device may still use a staging buffer.
     class InFlight {
       public:
-        InFlight(std::size_t slots, OnError on_error) noexcept
-            : slots_(slots), on_error_(on_error) {}
+        explicit InFlight(OnError on_error) noexcept : on_error_(on_error) {}
         InFlight(const InFlight&) = delete;
         InFlight& operator=(const InFlight&) = delete;
         ~InFlight() {
@@ -275,54 +181,25 @@ class StagingPool {
             }
         }
         void wait_all() {
-            for (std::size_t i = 0; i < slots_ && ok_; ++i) {
+            for (std::size_t i = 0; i < slot_count && ok_; ++i) {
                 wait(i);
             }
-        }
-        /// Waits for every slot's transfer by polling: the driver's blocking wait can sleep
-        /// for longer than the last chunk takes.
-        void drain() {
-            for (std::size_t i = 0; i < slots_; ++i) {
-                while (!poll(i)) {
-                    CopyWorkers::relax();
-                }
-            }
-        }
-        /// True (after releasing it) when slot i's transfer has ended, or it has none.
-        bool poll(std::size_t i) {
-            cl_int status = CL_COMPLETE;
-            if (events_[i] != nullptr &&
-                clGetEventInfo(events_[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
-                               &status, nullptr) == CL_SUCCESS &&
-                status > CL_COMPLETE) {
-                return false;
-            }
-            wait(i);  // done, failed, or its status unknown: the wait says which
-            return true;
         }
         /// False once a wait failed (and was reported).
         bool ok() const noexcept { return ok_; }
 
       private:
-        std::array<cl_event, max_slots> events_{};
-        std::size_t slots_;
+        std::array<cl_event, slot_count> events_{};
         OnError on_error_;
         bool ok_ = true;
     };
 
-    // The chunk size for a transfer of `bytes`: about target_chunks chunks, whole 64 KiB
-    // units, between min_chunk and the slots' size.
-    std::size_t chunk_for(std::size_t bytes) const noexcept {
-        const StagingTuning& t = staging_tuning();
-        std::size_t chunk = (bytes / t.target_chunks + 65535) / 65536 * 65536;
-        chunk = chunk < t.min_chunk ? t.min_chunk : chunk;
-        return chunk > slot_bytes_ ? slot_bytes_ : chunk;
+    // The bytes of the chunk at byte `done` of a transfer of `bytes`.
+    static std::size_t chunk_of(std::size_t bytes, std::size_t done) noexcept {
+        return bytes - done < chunk_bytes ? bytes - done : chunk_bytes;
     }
 
-    std::array<Slot, max_slots> slots_;
-    std::array<std::byte*, max_slots> hosts_{};
-    std::size_t slot_count_;
-    std::size_t slot_bytes_;
+    std::array<Slot, slot_count> slots_;
     CopyWorkers workers_;
     bool ready_ = false;
 };
@@ -355,162 +232,89 @@ std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Queue& qu
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue queue,
                                          OnError on_error)
-    : slot_count_(staging_tuning().slots < 1           ? 1
-                  : staging_tuning().slots > max_slots ? max_slots
-                                                       : staging_tuning().slots),
-      slot_bytes_(staging_tuning().max_chunk),
-      workers_([] {
-          // Helpers besides the caller, which hands chunks to the device; none on one core.
-          const unsigned cores = std::thread::hardware_concurrency();
-          const unsigned wanted = staging_tuning().threads;
-          const unsigned n = cores < wanted ? cores : wanted;
-          return n <= 1 ? 0u : n - 1;
-      }()) {
-    for (std::size_t i = 0; i < slot_count_; ++i) {
-        Slot& slot = slots_[i];
+    : workers_(std::thread::hardware_concurrency() < 1    ? 1u
+               : std::thread::hardware_concurrency() > 16 ? 16u
+                                                          : std::thread::hardware_concurrency()) {
+    for (Slot& slot : slots_) {
         cl_int code = CL_SUCCESS;
         slot.mem = Handle<cl_mem>::adopt(clCreateBuffer(
-            context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, slot_bytes_, nullptr, &code));
+            context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, chunk_bytes, nullptr, &code));
         if (!check(code, "clCreateBuffer", on_error, [] { return "pinned staging buffer"; })) {
             slot.mem.reset();
             return;
         }
         slot.queue = Handle<cl_command_queue>::retain(queue);
         void* host = clEnqueueMapBuffer(queue, slot.mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                        0, slot_bytes_, 0, nullptr, nullptr, &code);
+                                        0, chunk_bytes, 0, nullptr, nullptr, &code);
         if (!check(code, "clEnqueueMapBuffer", on_error, [] { return "pinned staging buffer"; })) {
             return;
         }
         slot.host = host;
-        hosts_[i] = static_cast<std::byte*>(host);
     }
     ready_ = true;
 }
 
 OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::size_t offset,
                                        std::byte* dst, std::size_t bytes, OnError on_error) {
-    InFlight in_flight(slot_count_, on_error);
-    const std::size_t chunk = chunk_for(bytes);
-    const StagedChunks chunks{
-        dst, hosts_.data(), slot_count_, chunk, bytes, (bytes + chunk - 1) / chunk, false};
-    const std::size_t n = chunks.count;
-    const std::size_t slots = slot_count_;
-    const auto issue = [&](std::size_t c) {
-        return check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + c * chunk, chunks.size(c),
-                                         hosts_[c % slots], 0, nullptr, in_flight.slot(c % slots)),
-                     "clEnqueueReadBuffer", on_error,
-                     [&] {
-                         return concat("staged chunk of ", chunks.size(c), " bytes at byte ",
-                                       offset + c * chunk);
-                     }) &&
-               check(clFlush(queue), "clFlush", on_error);
+    InFlight in_flight(on_error);
+    const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
+    const auto issue = [&](std::size_t i) {
+        const std::size_t n = chunk_of(bytes, i * chunk_bytes);
+        return check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk_bytes, n,
+                                         slots_[i % slot_count].host, 0, nullptr,
+                                         in_flight.slot(i % slot_count)),
+                     "clEnqueueReadBuffer", on_error, [&] {
+                         return concat("staged chunk of ", n, " bytes at byte ",
+                                       offset + i * chunk_bytes);
+                     });
     };
-    std::size_t issued = 0;
-    for (; issued < n && issued < slots; ++issued) {
-        if (!issue(issued)) {
+    for (std::size_t i = 0; i < chunks && i < slot_count; ++i) {
+        if (!issue(i)) {
             return;
         }
     }
-    if (workers_.helpers() == 0) {
-        for (std::size_t c = 0; c < n; ++c) {
-            in_flight.wait(c % slots);
-            if (!in_flight.ok()) {
-                return;
-            }
-            std::memcpy(dst + c * chunk, hosts_[c % slots], chunks.size(c));
-            if (c + slots < n && !issue(c + slots)) {
-                return;
-            }
-        }
+    if (!check(clFlush(queue), "clFlush", on_error)) {
         return;
     }
-    // The helpers copy chunk c out once its read has ended; its slot then takes chunk c + slots.
-    workers_.start(chunks, 0);
-    bool ok = true;
-    std::size_t allowed = 0;
-    while (ok && (allowed < n || issued < n)) {
-        bool progress = false;
-        if (allowed < issued && in_flight.poll(allowed % slots)) {
-            ok = in_flight.ok();
-            workers_.allow(++allowed);
-            progress = true;
+    for (std::size_t i = 0; i < chunks; ++i) {
+        const std::size_t n = chunk_of(bytes, i * chunk_bytes);
+        in_flight.wait(i % slot_count);
+        if (!in_flight.ok()) {
+            return;
         }
-        if (ok && issued < n && issued - slots < allowed && workers_.copied(issued - slots)) {
-            ok = issue(issued++);
-            progress = true;
-        }
-        if (!progress) {
-            CopyWorkers::relax();
+        workers_.copy(dst + i * chunk_bytes, slots_[i % slot_count].host, n);
+        if (i + slot_count < chunks &&
+            (!issue(i + slot_count) || !check(clFlush(queue), "clFlush", on_error))) {
+            return;
         }
     }
-    while (ok && !workers_.copied(n - 1)) {
-        CopyWorkers::relax();
-    }
-    workers_.finish(!ok);
 }
 
 OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std::size_t offset,
                                         const std::byte* src, std::size_t bytes, OnError on_error) {
-    InFlight in_flight(slot_count_, on_error);
-    const std::size_t chunk = chunk_for(bytes);
-    // The caller's memory is only read (to_slots); StagedChunks holds both directions.
-    const StagedChunks chunks{const_cast<std::byte*>(src), hosts_.data(), slot_count_, chunk, bytes,
-                              (bytes + chunk - 1) / chunk, true};
-    const std::size_t n = chunks.count;
-    const std::size_t slots = slot_count_;
-    const auto issue = [&](std::size_t c) {
-        return check(clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + c * chunk, chunks.size(c),
-                                          hosts_[c % slots], 0, nullptr, in_flight.slot(c % slots)),
-                     "clEnqueueWriteBuffer", on_error,
-                     [&] {
-                         return concat("staged chunk of ", chunks.size(c), " bytes at byte ",
-                                       offset + c * chunk);
-                     }) &&
-               check(clFlush(queue), "clFlush", on_error);
-    };
-    if (workers_.helpers() == 0) {
-        for (std::size_t c = 0; c < n; ++c) {
-            in_flight.wait(c % slots);  // the slot's previous chunk has left it
-            if (!in_flight.ok()) {
-                return;
-            }
-            std::memcpy(hosts_[c % slots], src + c * chunk, chunks.size(c));
-            if (!issue(c)) {
-                return;
-            }
+    InFlight in_flight(on_error);
+    for (std::size_t done = 0, i = 0; done < bytes; done += chunk_bytes, ++i) {
+        const std::size_t n = chunk_of(bytes, done);
+        Slot& slot = slots_[i % slot_count];
+        in_flight.wait(i % slot_count);  // the slot's previous chunk has left it
+        if (!in_flight.ok()) {
+            return;
         }
-        in_flight.wait_all();
-        return;
-    }
-    // The helpers fill chunk c once its slot is free; the write of each filled chunk is
-    // enqueued at once, and a slot is freed when its write has ended.
-    workers_.start(chunks, n < slots ? n : slots);
-    bool ok = true;
-    std::size_t issued = 0;
-    std::size_t freed = 0;  // chunks whose slot has been given to chunk + slots
-    while (ok && issued < n) {
-        bool progress = false;
-        if (workers_.copied(issued)) {
-            ok = issue(issued++);
-            progress = true;
-        }
-        if (ok && freed < issued && freed + slots < n && in_flight.poll(freed % slots)) {
-            ok = in_flight.ok();
-            workers_.allow(++freed + slots);
-            progress = true;
-        }
-        if (!progress) {
-            CopyWorkers::relax();
+        workers_.copy(slot.host, src + done, n);
+        if (!check(
+                clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0, nullptr,
+                                     in_flight.slot(i % slot_count)),
+                "clEnqueueWriteBuffer", on_error,
+                [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + done); }) ||
+            !check(clFlush(queue), "clFlush", on_error)) {
+            return;
         }
     }
-    workers_.finish(!ok);
-    if (ok) {
-        in_flight.drain();
-    }
+    in_flight.wait_all();
 }
 
-OPENCLAW_INLINE CopyWorkers::CopyWorkers(unsigned helpers) {
-    for (unsigned i = 0; i < helpers; ++i) {
+OPENCLAW_INLINE CopyWorkers::CopyWorkers(unsigned participants) {
+    for (unsigned i = 1; i < participants; ++i) {
 #if defined(__cpp_exceptions)
         try {
             threads_.emplace_back([this, i] { serve(i); });
