@@ -651,3 +651,96 @@ TEST_CASE("moved-from kernels and queues are refused as empty, before the driver
     other.read(out, back);
     CHECK(back[63] == 63);
 }
+
+namespace {
+
+constexpr const char* scale_source = R"CLC(
+__kernel void scale(__global const float* in, __global float* out, const float factor) {
+    out[get_global_id(0)] = in[get_global_id(0)] * factor;
+}
+)CLC";
+
+using ScaleKernel = openclaw::Kernel<In<float>, Out<float>, cl_float>;
+
+ScaleKernel scale_kernel() {
+    return openclaw::Program::build(env().context, scale_source)
+        .kernel<In<float>, Out<float>, cl_float>("scale");
+}
+
+std::vector<float> read_all(const openclaw::WriteOnlyBuffer<float>& buffer) {
+    std::vector<float> host(buffer.size());
+    env().queue.read(buffer, host);
+    return host;
+}
+
+}  // namespace
+
+TEST_CASE("unchanged arguments are not set again, changed ones always are") {
+    const std::size_t n = 64;
+    const openclaw::ReadOnlyBuffer<float> ones{env().queue, std::vector<float>(n, 1.0f)};
+    const openclaw::ReadOnlyBuffer<float> twos{env().queue, std::vector<float>(n, 2.0f)};
+    const openclaw::WriteOnlyBuffer<float> out{env().context, n};
+    ScaleKernel kernel = scale_kernel();
+    const auto run = [&](const openclaw::ReadOnlyBuffer<float>& in, float factor) {
+        env().queue.enqueue(kernel.set_args(in, out, factor), NDRange{n});
+        return read_all(out);
+    };
+    CHECK(run(ones, 3.0f) == std::vector<float>(n, 3.0f));
+    CHECK(run(ones, 3.0f) == std::vector<float>(n, 3.0f));  // nothing changed
+    CHECK(run(twos, 3.0f) == std::vector<float>(n, 6.0f));  // another buffer
+    CHECK(run(twos, 0.5f) == std::vector<float>(n, 1.0f));  // another value
+    CHECK(run(ones, 0.5f) == std::vector<float>(n, 0.5f));  // back to the first buffer
+    // A copy shares the cl_kernel and what is set on it: its own set_args is seen by both.
+    ScaleKernel copy = kernel;
+    env().queue.enqueue(copy.set_args(twos, out, 4.0f), NDRange{n});
+    CHECK(read_all(out) == std::vector<float>(n, 8.0f));
+    CHECK(run(ones, 0.5f) == std::vector<float>(n, 0.5f));  // set again: the copy changed them
+    // Set behind openclaw's back through the raw handle, then forgotten: set again.
+    const cl_float raw_factor = 10.0f;
+    REQUIRE(clSetKernelArg(kernel.get(), 2, sizeof raw_factor, &raw_factor) == CL_SUCCESS);
+    kernel.forget_arguments();
+    CHECK(run(ones, 0.5f) == std::vector<float>(n, 0.5f));
+    // A clone has arguments of its own.
+    ScaleKernel clone = kernel.clone();
+    env().queue.enqueue(clone.set_args(twos, out, 1.5f), NDRange{n});
+    CHECK(read_all(out) == std::vector<float>(n, 3.0f));
+    CHECK(run(ones, 0.5f) == std::vector<float>(n, 0.5f));
+}
+
+TEST_CASE("a kernel keeps the buffers bound to it alive until they are replaced") {
+    const std::size_t n = 256;
+    const openclaw::WriteOnlyBuffer<float> out{env().context, n};
+    ScaleKernel kernel = scale_kernel();
+    {
+        std::vector<float> host(n);
+        std::iota(host.begin(), host.end(), 0.0f);
+        const openclaw::ReadOnlyBuffer<float> in{env().queue, host};
+        kernel.set_args(in, out, 2.0f);
+    }  // the buffer object is gone; its memory is the kernel's until replaced
+    env().queue.enqueue(kernel, NDRange{n});
+    const std::vector<float> back = read_all(out);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (back[i] != 2.0f * static_cast<float>(i)) {
+            FAIL_CHECK("element " << i << " is " << back[i]);
+        }
+    }
+}
+
+TEST_CASE("a copy of a kernel made before set_args keeps the mapping guard") {
+    const std::size_t n = 32;
+    const openclaw::ReadOnlyBuffer<float> in{env().queue, std::vector<float>(n, 1.0f)};
+    const openclaw::WriteOnlyBuffer<float> out{env().context, n};
+    ScaleKernel kernel = scale_kernel();
+    ScaleKernel copy = kernel;  // before any argument is set
+    kernel.set_args(in, out, 2.0f);
+    {
+        const auto view = env().queue.map_read(out);  // the kernel would write under the reader
+        const auto refused =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(copy, NDRange{n}); });
+        REQUIRE(refused);
+        CHECK(refused->cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(refused->what(), has("clEnqueueNDRangeKernel"));
+    }
+    env().queue.enqueue(copy, NDRange{n});
+    CHECK(read_all(out) == std::vector<float>(n, 2.0f));
+}

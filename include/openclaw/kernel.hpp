@@ -16,8 +16,10 @@
 #include <openclaw/fwd.hpp>
 #include <openclaw/params.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -378,21 +380,31 @@ class Kernel : public KernelBase {
     [[nodiscard]] Kernel clone(OnError on_error = {}) const {
         bool cloned = false;
         Kernel copy(copy_of(cloned, on_error), on_error);
-        if (cloned && copy) {
-            copy.bound_ = bound_;  // the argument values came along
+        if (cloned && copy && cache_) {
+            *copy.cache_ = *cache_;  // the argument values came along
         }
         return copy;
+    }
+
+    /// Forgets which argument values are set, so that the next set_args sets every one again.
+    /// openclaw skips clSetKernelArg for an argument whose value (the same buffer, the same
+    /// bytes) this kernel or a copy of it already set; call this after setting arguments
+    /// through the raw handle (get()) behind its back.
+    void forget_arguments() noexcept {
+        if (cache_) {
+            *cache_ = ArgCache{};
+        }
     }
 
     /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
     /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
     /// when nothing is mapped).
     bool check_unmapped(OnError on_error = {}) const {
-        if (detail::map_registry.any()) [[unlikely]] {
-            for (std::size_t i = 0; i < bound_.size(); ++i) {
-                if (bound_[i] != nullptr &&
-                    !detail::map_registry.check(bound_[i], uses_[i], "clEnqueueNDRangeKernel",
-                                                on_error)) {
+        if (detail::map_registry.any() && cache_) [[unlikely]] {
+            for (std::size_t i = 0; i < sizeof...(Params); ++i) {
+                const cl_mem mem = cache_->mems[i].get();
+                if (mem != nullptr && !detail::map_registry.check(
+                                          mem, uses_[i], "clEnqueueNDRangeKernel", on_error)) {
                     return false;
                 }
             }
@@ -419,6 +431,20 @@ class Kernel : public KernelBase {
     }
 
   private:
+    template <class P>
+    static constexpr std::size_t value_size() noexcept {
+        return detail::ParamTraits<P>::kind == detail::ParamKind::scalar ? sizeof(P) : 0;
+    }
+    static constexpr std::size_t value_bytes = std::max({std::size_t{1}, value_size<Params>()...});
+
+    // What this kernel's (and its copies') arguments are set to, so that an unchanged one is
+    // not set again: the memory objects (retained) and the values' bytes.
+    struct ArgCache {
+        std::array<detail::Handle<cl_mem>, sizeof...(Params)> mems{};
+        std::array<std::array<unsigned char, value_bytes>, sizeof...(Params)> values{};
+        std::array<bool, sizeof...(Params)> valued{};
+    };
+
     template <class... Args>
     Kernel& bind_all(OnError on_error, const Args&... args) {
         static_assert(sizeof...(Args) == sizeof...(Params),
@@ -435,6 +461,8 @@ class Kernel : public KernelBase {
     Kernel(detail::MadeKernel made, OnError on_error) : KernelBase(std::move(made)) {
         if (get() != nullptr && !matches_params(on_error)) {
             *this = Kernel();
+        } else if (get() != nullptr) {
+            cache_ = std::make_shared<ArgCache>();
         }
     }
 
@@ -459,30 +487,73 @@ class Kernel : public KernelBase {
     void set_all(std::index_sequence<I...>, OnError on_error, const Args&... args) {
         constexpr bool all_fit = (detail::argument_fits<I, Params, Args>() && ...);
         if constexpr (all_fit) {
+            if (!cache_) [[unlikely]] {  // an empty (default or moved-from) kernel
+                (void)refuse_empty("clSetKernelArg", on_error);
+                return;
+            }
             // Stops at the first failure (when it is recorded rather than thrown).
-            (void)(set_one<Params>(static_cast<cl_uint>(I), args, on_error) && ...);
+            ArgCache& cache = *cache_;
+            (void)(set_in<Params>(cache, static_cast<cl_uint>(I), args, on_error) && ...);
         }
     }
 
     template <class Param, class Arg>
     bool set_one(cl_uint index, const Arg& arg, OnError on_error) {
+        if (!cache_) [[unlikely]] {  // an empty (default or moved-from) kernel
+            return refuse_empty("clSetKernelArg", on_error);
+        }
+        return set_in<Param>(*cache_, index, arg, on_error);
+    }
+
+    template <class Param, class Arg>
+    bool set_in(ArgCache& cache, cl_uint index, const Arg& arg, OnError on_error) {
         bool ok = false;
-        if constexpr (detail::is_buffer<Arg> || detail::is_image<Arg> || detail::is_sampler<Arg> ||
-                      detail::is_svm_pointer<Arg> || detail::is_local_mem<Arg>) {
-            bound_[index] =
-                set_common(index, arg, uses_[index],
-                           sizeof(typename detail::ParamTraits<Param>::element_type), ok, on_error);
+        if constexpr (detail::is_buffer<Arg> || detail::is_image<Arg>) {
+            const cl_mem mem = arg.get();
+            // The same memory object as last time: set, checked and held already (a view made
+            // since is caught by the launch's mapping check).
+            if (mem != nullptr && mem == cache.mems[index].get()) [[likely]] {
+                return true;
+            }
+            const cl_mem set = set_common(index, arg, uses_[index], 0, ok, on_error);
+            hold(cache, index, set, on_error);
+        } else if constexpr (detail::is_sampler<Arg> || detail::is_svm_pointer<Arg> ||
+                             detail::is_local_mem<Arg>) {
+            (void)set_common(index, arg, uses_[index],
+                             sizeof(typename detail::ParamTraits<Param>::element_type), ok,
+                             on_error);
+            cache.mems[index].reset();
+            cache.valued[index] = false;
         } else {
             const Param value(arg);  // converted to the parameter's type
-            bound_[index] = set_common(index, value, uses_[index], 0, ok, on_error);
+            if (cache.valued[index] &&
+                std::memcmp(cache.values[index].data(), &value, sizeof(Param)) == 0) [[likely]] {
+                return true;
+            }
+            (void)set_common(index, value, uses_[index], 0, ok, on_error);
+            cache.valued[index] = ok;
+            if (ok) {
+                std::memcpy(cache.values[index].data(), &value, sizeof(Param));
+            }
         }
         return ok;
     }
 
+    // Keeps the memory object set for `index` alive (and known) until it is replaced or the
+    // kernel goes: a launch after its buffer was destroyed still finds the memory there.
+    static void hold(ArgCache& cache, cl_uint index, cl_mem set, OnError on_error) {
+        cache.valued[index] = false;
+        if (set == nullptr) {
+            cache.mems[index].reset();  // a failed set: the old value may be gone too
+            return;
+        }
+        cache.mems[index] = detail::Handle<cl_mem>::retain(set, on_error);
+    }
+
     static constexpr std::array<detail::Use, sizeof...(Params)> uses_ = {
         detail::use_of<Params>()...};
-    // The memory objects last bound through this object, for the launch-time mapping check.
-    std::array<cl_mem, sizeof...(Params)> bound_{};
+    // Shared by copies (they share the cl_kernel and its argument values).
+    std::shared_ptr<ArgCache> cache_;
 };
 
 namespace detail {
