@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <type_traits>
@@ -749,4 +750,29 @@ TEST_CASE("images: every image command gives its event on request") {
         queue.read(image, ImageRegion::rect(7, 0, 2, 1), back, openclaw::with_event, {}, ec);
     CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
     CHECK_FALSE(refused);
+}
+
+TEST_CASE("images: pitches near SIZE_MAX are refused, never wrapped") {
+    if (!images_or_refusal()) {
+        return;
+    }
+    Image2D<pixel::rgba8> image{env().context, 1024, 2};
+    std::vector<cl_uchar4> host(1024 * 2);
+    constexpr std::size_t huge = std::numeric_limits<std::size_t>::max();
+    for (const std::size_t row_pitch : {huge - 1023, huge / 4 + 1, huge / 2, huge}) {
+        INFO("row pitch " << row_pitch);
+        ImageRegion region = ImageRegion::rect(0, 0, 1024, 2);
+        region.row_pitch = row_pitch;
+        std::error_code ec;
+        env().queue.read(image, region, host, {}, ec);
+        CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+        env().queue.write(image, region, host, {}, ec);
+        CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+    }
+    ImageRegion slices = ImageRegion::rect(0, 0, 1024, 2);
+    slices.slice_pitch = huge;
+    const auto error = thrown<openclaw::Error>([&] { env().queue.read(image, slices, host); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(error->what(), has("clEnqueueReadImage"));
 }

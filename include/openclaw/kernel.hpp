@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -211,6 +212,9 @@ class KernelBase {
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
     [[gnu::cold]] bool empty_argument(cl_uint index, const char* what, OnError on_error) const;
 
+    /// \private Refuses set_args while another thread is setting this kernel's arguments.
+    [[gnu::cold]] bool shared_between_threads(OnError on_error) const;
+
     /// \private Refuses an argument (`what`: a buffer, an image...) of another context for
     /// parameter `index`.
     [[gnu::cold]] bool foreign_argument(cl_uint index, const char* what, OnError on_error) const;
@@ -392,9 +396,16 @@ class Kernel : public KernelBase {
     /// through the raw handle (get()) behind its back.
     void forget_arguments() noexcept {
         if (cache_) {
-            *cache_ = ArgCache{};
+            cache_->mems = {};
+            cache_->valued = {};
+            cache_->local = {};
+            cache_->local_total = 0;
         }
     }
+
+    /// The bytes of local memory the LocalMem arguments set so far ask for (Queue::enqueue
+    /// compares them with the device's CL_DEVICE_LOCAL_MEM_SIZE before the driver sees them).
+    std::size_t local_bytes() const noexcept { return cache_ ? cache_->local_total : 0; }
 
     /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
     /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
@@ -439,10 +450,32 @@ class Kernel : public KernelBase {
 
     // What this kernel's (and its copies') arguments are set to, so that an unchanged one is
     // not set again: the memory objects (retained) and the values' bytes.
+    // Clears the busy flag of an ArgCache when the arguments are set (or setting failed).
+    struct Busy {
+        std::atomic<bool>& flag;
+        ~Busy() { flag.store(false, std::memory_order_release); }
+    };
+
     struct ArgCache {
         std::array<detail::Handle<cl_mem>, sizeof...(Params)> mems{};
         std::array<std::array<unsigned char, value_bytes>, sizeof...(Params)> values{};
         std::array<bool, sizeof...(Params)> valued{};
+        std::array<std::size_t, sizeof...(Params)> local{};  // LocalMem bytes per argument
+        std::size_t local_total = 0;
+        // Set while one thread sets arguments: another thread at the same time is refused.
+        std::atomic<bool> busy{false};
+
+        ArgCache() = default;
+        ArgCache(const ArgCache&) = delete;
+        // The argument record, not the busy flag.
+        ArgCache& operator=(const ArgCache& other) {
+            mems = other.mems;
+            values = other.values;
+            valued = other.valued;
+            local = other.local;
+            local_total = other.local_total;
+            return *this;
+        }
     };
 
     template <class... Args>
@@ -491,8 +524,13 @@ class Kernel : public KernelBase {
                 (void)refuse_empty("clSetKernelArg", on_error);
                 return;
             }
-            // Stops at the first failure (when it is recorded rather than thrown).
             ArgCache& cache = *cache_;
+            if (cache.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+                (void)shared_between_threads(on_error);
+                return;
+            }
+            const Busy busy{cache.busy};  // cleared however this ends (a failure may throw)
+            // Stops at the first failure (when it is recorded rather than thrown).
             (void)(set_in<Params>(cache, static_cast<cl_uint>(I), args, on_error) && ...);
         }
     }
@@ -502,7 +540,12 @@ class Kernel : public KernelBase {
         if (!cache_) [[unlikely]] {  // an empty (default or moved-from) kernel
             return refuse_empty("clSetKernelArg", on_error);
         }
-        return set_in<Param>(*cache_, index, arg, on_error);
+        ArgCache& cache = *cache_;
+        if (cache.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+            return shared_between_threads(on_error);
+        }
+        const Busy busy{cache.busy};
+        return set_in<Param>(cache, index, arg, on_error);
     }
 
     template <class Param, class Arg>
@@ -519,11 +562,20 @@ class Kernel : public KernelBase {
             hold(cache, index, set, on_error);
         } else if constexpr (detail::is_sampler<Arg> || detail::is_svm_pointer<Arg> ||
                              detail::is_local_mem<Arg>) {
-            (void)set_common(index, arg, uses_[index],
-                             sizeof(typename detail::ParamTraits<Param>::element_type), ok,
-                             on_error);
+            constexpr std::size_t element =
+                sizeof(typename detail::ParamTraits<Param>::element_type);
+            (void)set_common(index, arg, uses_[index], element, ok, on_error);
             cache.mems[index].reset();
             cache.valued[index] = false;
+            if constexpr (detail::is_local_mem<Arg>) {
+                // Bytes as set (the count and its product were checked by set_local).
+                cache.local[index] = ok ? arg.count * element : 0;
+                std::size_t total = 0;  // saturates: any sum past size_t exceeds every device
+                for (const std::size_t bytes : cache.local) {
+                    total = bytes > ~std::size_t{0} - total ? ~std::size_t{0} : total + bytes;
+                }
+                cache.local_total = total;
+            }
         } else {
             const Param value(arg);  // converted to the parameter's type
             if (cache.valued[index] &&
@@ -935,6 +987,16 @@ OPENCLAW_INLINE detail::MadeKernel KernelBase::copy_of(bool& cloned, OnError on_
     detail::fail(on_error, CL_INVALID_CONTEXT, "clSetKernelArg",
                  detail::concat("argument ", index, " of kernel \"", description_->name, "\" is ",
                                 vowel ? "an " : "a ", what, " of another context"));
+    return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::shared_between_threads(
+    OnError on_error) const {
+    detail::fail(on_error, CL_INVALID_OPERATION, "clSetKernelArg",
+                 detail::concat("kernel \"", description_ ? description_->name : std::string(),
+                                "\": another thread is setting its arguments at the same time (a "
+                                "Kernel and its copies share one cl_kernel and its argument "
+                                "values): give each thread kernel.clone()"));
     return false;
 }
 

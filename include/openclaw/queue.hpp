@@ -50,7 +50,8 @@ namespace detail {
 struct LaunchLimits {
     std::size_t max_group_size = 0;
     std::array<std::size_t, 3> max_item_sizes{0, 0, 0};
-    bool non_uniform_groups = false;  // the device can run a last, smaller work-group
+    bool non_uniform_groups = false;         // the device can run a last, smaller work-group
+    cl_ulong local_mem_size = ~cl_ulong{0};  // CL_DEVICE_LOCAL_MEM_SIZE
 };
 
 /// What copies of one Queue share: the staging buffers of pipelined transfers, made on first
@@ -713,6 +714,11 @@ class Queue {
                 return;
             }
         }
+        if constexpr (requires { kernel.local_bytes(); }) {
+            if (kernel.local_bytes() > limits_.local_mem_size) [[unlikely]] {
+                return local_exceeded(kernel.get(), kernel.local_bytes(), on_error);
+            }
+        }
         const cl_int code =
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), offset, global.data(),
                                    local.data(), wait.size(), wait.data(), event);
@@ -773,6 +779,7 @@ class Queue {
     [[gnu::cold]] bool geometry_error(const NDRange& global, const NDRange& local, cl_int code,
                                       cl_uint d, OnError on_error) const;
     [[gnu::cold]] void foreign_kernel(cl_kernel kernel, OnError on_error) const;
+    [[gnu::cold]] void local_exceeded(cl_kernel kernel, std::size_t bytes, OnError on_error) const;
     [[gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel, const NDRange& global,
                                      const NDRange& local, OnError on_error) const;
 
@@ -824,6 +831,7 @@ OPENCLAW_INLINE void Queue::initialize(cl_context context, const Device& device,
         limits_.max_item_sizes[d] = items[d];
     }
     limits_.non_uniform_groups = device.non_uniform_work_groups(step);
+    limits_.local_mem_size = device.local_mem_size(step);
     state_ = std::make_shared<detail::QueueState>();
     state_->mode = staging;
     state_->stage_pageable =
@@ -1031,6 +1039,19 @@ OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) con
     }
     detail::fail(on_error, CL_INVALID_GLOBAL_OFFSET, "clEnqueueNDRangeKernel", std::move(detail));
     return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::local_exceeded(cl_kernel kernel,
+                                                                        std::size_t bytes,
+                                                                        OnError on_error) const {
+    detail::fail(on_error, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel",
+                 detail::describe_safely([&](OnError quiet) {
+                     return detail::concat(
+                         "the LocalMem arguments of kernel \"",
+                         detail::get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(quiet, kernel),
+                         "\" need ", bytes, " bytes of local memory; the device has ",
+                         limits_.local_mem_size, " (CL_DEVICE_LOCAL_MEM_SIZE)");
+                 }));
 }
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::launch_failed(cl_int code,
