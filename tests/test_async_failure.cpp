@@ -57,7 +57,8 @@ TEST_CASE("a failed command is thrown at its co_await") {
         (void)task.get();
         FAIL("the co_await did not throw");
     } catch (const openclaw::Error& error) {
-        CHECK(error.cl_code() < 0);
-        CHECK_THAT(error.what(), has("the awaited command terminated abnormally"));
+        CHECK(error.cl_code() == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CHECK_THAT(error.what(), has("the awaited command terminated abnormally: its execution "
+                                     "status is "));
     }
 }

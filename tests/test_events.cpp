@@ -125,7 +125,13 @@ TEST_CASE("a command waiting for a failed user event does not run") {
     const auto error = thrown<openclaw::Error>([&] { fill.wait(); });
     REQUIRE(error);
     CHECK(error->call() == "clWaitForEvents");
-    CHECK(fill.status() < 0);
+    // The driver's code, and the command's negative execution status as what it is, not as a
+    // code of the wait (PoCL passes the user event's -100 on).
+    CHECK(error->cl_code() == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    const cl_int status = fill.status();
+    CHECK(status < 0);
+    CHECK_THAT(error->what(), has("CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST") &&
+                                  has("its execution status is " + std::to_string(status)));
 }
 
 TEST_CASE("markers and barriers complete after what they wait for") {

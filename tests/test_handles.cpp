@@ -256,3 +256,24 @@ TEST_CASE("queries on empty objects are refused before the driver sees them, nam
     CHECK(device.name(ec).empty());
     CHECK(ec == openclaw::make_error_code(CL_INVALID_DEVICE));
 }
+
+TEST_CASE("a self-move keeps a kernel's arguments, typed and dynamic") {
+    const auto program = openclaw::Program::build(env().context, source);
+    const openclaw::ReadWriteBuffer<float> data{env().queue, std::vector<float>(8, 2.0f)};
+    auto dynamic = program.kernel("scale");
+    dynamic.set_args(data, 3.0f);
+    openclaw::DynamicKernel& dynamic_alias = dynamic;
+    dynamic = std::move(dynamic_alias);
+    REQUIRE(dynamic);
+    CHECK(dynamic.arity() == 2);
+    env().queue.enqueue(dynamic, openclaw::NDRange{8});  // every argument still set
+    auto typed = program.kernel<openclaw::InOut<float>, cl_float>("scale");
+    typed.set_args(data, 0.5f);
+    auto& typed_alias = typed;
+    typed = std::move(typed_alias);
+    REQUIRE(typed);
+    env().queue.enqueue(typed, openclaw::NDRange{8});
+    std::vector<float> back(8);
+    env().queue.read(data, back);
+    CHECK(back == std::vector<float>(8, 3.0f));  // 2 * 3 * 0.5
+}

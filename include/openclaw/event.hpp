@@ -22,6 +22,20 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
+namespace detail {
+/// Why a command "terminated abnormally", from its negative execution status (the error it, or
+/// an event it waited for, ended with), or unknown when the status could not be read.
+inline std::string abnormal_end(cl_int status) {
+    if (status >= 0) {
+        return "the command terminated abnormally (its execution status could not be read)";
+    }
+    return concat("the command terminated abnormally: its execution status is ", status, " (",
+                  code_name(status),
+                  "), the error it or an event it waited for (a failed user event, a failed "
+                  "command before it) ended with");
+}
+}  // namespace detail
+
 /// Tag asking an enqueue call to return the command's Event. Made only from its own key, so a
 /// bare `{}` in a call is never taken for it (it stays the wait list), as std::nullopt_t does.
 struct WithEvent {
@@ -366,8 +380,7 @@ OPENCLAW_INLINE bool Event::check_wait(cl_int code, OnError on_error) const {
         // wait's code is the error, not the failed query's.
         std::error_code unreadable;
         const cl_int status = this->status(unreadable);
-        detail::fail(on_error, status < 0 ? status : code, "clWaitForEvents",
-                     "the command terminated abnormally");
+        detail::fail(on_error, code, "clWaitForEvents", detail::abnormal_end(status));
         return false;
     }
     return detail::check(code, "clWaitForEvents", on_error);

@@ -16,7 +16,6 @@
 #include <openclaw/fwd.hpp>
 #include <openclaw/params.hpp>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -446,7 +445,11 @@ class Kernel : public KernelBase {
     static constexpr std::size_t value_size() noexcept {
         return detail::ParamTraits<P>::kind == detail::ParamKind::scalar ? sizeof(P) : 0;
     }
-    static constexpr std::size_t value_bytes = std::max({std::size_t{1}, value_size<Params>()...});
+    static constexpr std::size_t value_bytes = [] {
+        std::size_t most = 1;
+        ((most = value_size<Params>() > most ? value_size<Params>() : most), ...);
+        return most;
+    }();
 
     // What this kernel's (and its copies') arguments are set to, so that an unchanged one is
     // not set again: the memory objects (retained) and the values' bytes.
@@ -553,10 +556,10 @@ class Kernel : public KernelBase {
         bool ok = false;
         if constexpr (detail::is_buffer<Arg> || detail::is_image<Arg>) {
             const cl_mem mem = arg.get();
-            // The same memory object as last time: set, checked and held already (a view made
-            // since is caught by the launch's mapping check).
+            // The same memory object as last time: set, checked and held already; only the
+            // mapping check is made again (a view may have been made since).
             if (mem != nullptr && mem == cache.mems[index].get()) [[likely]] {
-                return true;
+                return detail::map_registry.check(mem, uses_[index], "clSetKernelArg", on_error);
             }
             const cl_mem set = set_common(index, arg, uses_[index], 0, ok, on_error);
             hold(cache, index, set, on_error);
@@ -627,6 +630,20 @@ class DynamicKernel : public KernelBase {
   public:
     /// An empty kernel; assign one from Program::kernel before use.
     DynamicKernel() = default;
+    /// Shares the cl_kernel (and its argument values) with `other`.
+    DynamicKernel(const DynamicKernel&) = default;
+    /// Takes `other`'s kernel and argument record; `other` is left empty.
+    DynamicKernel(DynamicKernel&&) noexcept = default;
+    /// Shares `other`'s cl_kernel (and its argument values).
+    DynamicKernel& operator=(const DynamicKernel&) = default;
+    /// Takes `other`'s kernel and argument record (a self-move keeps both).
+    DynamicKernel& operator=(DynamicKernel&& other) noexcept {
+        if (this != &other) {
+            KernelBase::operator=(std::move(other));
+            bound_ = std::move(other.bound_);
+        }
+        return *this;
+    }
 
     /// The kernel `name` of a built program, with the driver's description of its parameters
     /// (read once per program and name: set_args queries nothing).
