@@ -79,11 +79,19 @@ int main(int argc, char** argv) try {
     const cl_command_queue raw_queue = queue.get();
     cl::Context clhpp_context(raw_context, true);
     cl::CommandQueue clhpp_queue(raw_queue, true);
-    cl::Kernel clhpp_kernel(kernel.get(), true);
+    // Each peer sets arguments on a kernel object of its own (openclaw's remembers what it set).
+    const auto other_kernel = [&] {
+        cl_int code = CL_SUCCESS;
+        cl_kernel made = clCreateKernel(program.get(), "add_float", &code);
+        check(code, "clCreateKernel");
+        return made;
+    };
+    const cl_kernel raw_kernel = other_kernel();
+    cl::Kernel clhpp_kernel(other_kernel());
 #if OPENCLAW_BENCH_BOOST_COMPUTE
     boost::compute::context boost_context(raw_context, true);
     boost::compute::command_queue boost_queue(raw_queue, true);
-    boost::compute::kernel boost_kernel(kernel.get(), true);
+    boost::compute::kernel boost_kernel(other_kernel(), false);
 #endif
 
     std::vector<std::size_t> logs = {smoke ? std::size_t{12} : std::size_t{20}, max_log2};
@@ -117,7 +125,7 @@ int main(int argc, char** argv) try {
                                            nullptr, nullptr),
                       "clEnqueueWriteBuffer");
             }
-            cl_kernel k = kernel.get();
+            cl_kernel k = raw_kernel;
             check(clSetKernelArg(k, 0, sizeof(cl_mem), &a), "clSetKernelArg");
             check(clSetKernelArg(k, 1, sizeof(cl_mem), &b), "clSetKernelArg");
             check(clSetKernelArg(k, 2, sizeof(cl_mem), &c), "clSetKernelArg");
@@ -213,6 +221,7 @@ int main(int argc, char** argv) try {
                        t * 1e3, "ms");
         }
     }
+    clReleaseKernel(raw_kernel);
     return 0;
 } catch (const std::exception& error) {
     std::fprintf(stderr, "bench_end_to_end: %s\n", error.what());

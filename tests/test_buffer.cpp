@@ -691,3 +691,19 @@ TEST_CASE("a buffer that takes a vector: zero-copy where the device shares host 
     REQUIRE(nothing_staged);
     CHECK(nothing_staged->cl_code() == CL_INVALID_BUFFER_SIZE);
 }
+
+TEST_CASE("a buffer larger than a device may allocate names the limit") {
+    const cl_ulong most = env().device.max_mem_alloc_size();
+    if (most >= std::numeric_limits<std::size_t>::max() / 2) {
+        WARN("CL_DEVICE_MAX_MEM_ALLOC_SIZE is too large to exceed here");
+        return;
+    }
+    openclaw::Status status;
+    const openclaw::ReadWriteBuffer<char> big{env().context, static_cast<std::size_t>(most) + 1,
+                                              status};
+    CHECK_FALSE(big);
+    REQUIRE(status.failed());
+    CHECK(status.cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK_THAT(std::string(status.what()),
+               has(std::to_string(most) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"));
+}

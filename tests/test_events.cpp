@@ -253,3 +253,63 @@ TEST_CASE("a cloned kernel has its own arguments") {
     CHECK(ha[1] == 11u);
     CHECK(hb[1] == 21u);
 }
+
+TEST_CASE("a blocking transfer whose wait list fails reports it instead of returning stale data") {
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().queue, std::vector<cl_uint>(64, 7u)};
+    std::vector<cl_uint> host(64, 0u);
+    SECTION("an event that fails while the read waits for it") {
+        const openclaw::UserEvent gate{env().context};
+        std::thread failer([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            gate.fail(-5);
+        });
+        const auto error =
+            thrown<openclaw::Error>([&] { queue.read(data, host, openclaw::after(gate)); });
+        failer.join();
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        CHECK_THAT(error->what(), has("clEnqueueReadBuffer"));
+        CHECK(host == std::vector<cl_uint>(64, 0u));  // nothing was read
+    }
+    SECTION("an event that failed before the call: refused, not hung") {
+        const openclaw::UserEvent gate{env().context};
+        gate.fail(-5);
+        for (int form = 0; form < 3; ++form) {
+            INFO("form " << form);
+            const auto error = thrown<openclaw::Error>([&] {
+                if (form == 0) {
+                    queue.read(data, host, openclaw::after(gate));
+                } else if (form == 1) {
+                    queue.write(data, host, openclaw::after(gate));
+                } else {
+                    (void)queue.map_read(data, openclaw::after(gate));
+                }
+            });
+            REQUIRE(error);
+            CHECK(error->cl_code() == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            CHECK_THAT(error->what(), has("event 0 of the wait list has failed (its execution "
+                                          "status is -5"));
+        }
+        // The buffer is not left mapped by the refused map.
+        queue.write(data, host);
+    }
+}
+
+TEST_CASE("an event of another context in a wait list is refused, naming the event") {
+    const openclaw::Context other{env().device};
+    const openclaw::UserEvent foreign{other};
+    foreign.complete();
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().queue, std::vector<cl_uint>(8, 1u)};
+    std::vector<cl_uint> host(8);
+    const auto read = thrown<openclaw::Error>(
+        [&] { env().queue.read(data, host, openclaw::after(env().queue.marker(), foreign)); });
+    REQUIRE(read);
+    CHECK(read->cl_code() == CL_INVALID_CONTEXT);
+    CHECK_THAT(read->what(), has("clEnqueueReadBuffer") &&
+                                 has("event 1 of the wait list belongs to another context"));
+    const auto marker =
+        thrown<openclaw::Error>([&] { (void)env().queue.marker(openclaw::after(foreign)); });
+    REQUIRE(marker);
+    CHECK_THAT(marker->what(), has("clEnqueueMarkerWithWaitList") && has("event 0"));
+}

@@ -480,8 +480,16 @@ TEST_CASE("arguments the compiler cannot see are checked at run time") {
             thrown<openclaw::Error>([&] { env().queue.enqueue(fresh, NDRange{64}); });
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
-        CHECK_THAT(error->what(), has("not every argument is set (the kernel takes 3)"));
-        CHECK_THAT(error->what(), has("set as an SVM pointer and then as a buffer"));
+        // A typed kernel knows which argument is missing, before the driver is asked.
+        CHECK_THAT(error->what(), has("kernel \"vector_add\": argument 0 (of 3) is not set"));
+        // A DynamicKernel leaves it to the driver, and words the driver's refusal.
+        auto dynamic = program().kernel("vector_add");
+        const auto driver =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(dynamic, NDRange{64}); });
+        REQUIRE(driver);
+        CHECK(driver->cl_code() == CL_INVALID_KERNEL_ARGS);
+        CHECK_THAT(driver->what(), has("not every argument is set (the kernel takes 3)"));
+        CHECK_THAT(driver->what(), has("set as an SVM pointer and then as a buffer"));
     }
 }
 
@@ -806,4 +814,26 @@ TEST_CASE("a kernel's arguments set from two threads at once are refused, not co
     std::error_code ec;
     kernel.set_args(a, out, 1.0f, ec);
     CHECK_FALSE(ec);
+}
+
+TEST_CASE("a launch with an argument not set yet names it") {
+    const std::size_t n = 16;
+    const openclaw::ReadOnlyBuffer<float> in{env().queue, std::vector<float>(n, 1.0f)};
+    const openclaw::WriteOnlyBuffer<float> out{env().context, n};
+    ScaleKernel kernel = scale_kernel();
+    kernel.set_arg<0>(in);
+    kernel.set_arg<2>(2.0f);
+    const auto error = thrown<openclaw::Error>([&] { env().queue.enqueue(kernel, NDRange{n}); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
+    CHECK_THAT(error->what(), has("kernel \"scale\": argument 1 (of 3) is not set"));
+    kernel.set_arg<1>(out);
+    env().queue.enqueue(kernel, NDRange{n});
+    CHECK(read_all(out) == std::vector<float>(n, 2.0f));
+    // A kernel wrapped from a raw handle may have its arguments set already: not refused here.
+    cl_kernel raw = kernel.get();
+    REQUIRE(clRetainKernel(raw) == CL_SUCCESS);
+    auto wrapped = ScaleKernel::adopt(raw);
+    env().queue.enqueue(wrapped, NDRange{n});
+    CHECK(read_all(out) == std::vector<float>(n, 2.0f));
 }

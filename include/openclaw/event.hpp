@@ -100,9 +100,19 @@ class WaitList {
         }
         return true;
     }
+    /// As check(), and refuses an event of another context than `context` (the queue's): a
+    /// driver may run the command anyway (PoCL does) or fail without naming the event.
+    bool check(const char* call, cl_context context, OnError on_error) const {
+        if (refused_at_ != no_refusal) [[unlikely]] {
+            return refuse(call, on_error);
+        }
+        return size_ == 0 || same_context(context, call, on_error);
+    }
 
   private:
     friend struct detail::WaitListAccess;
+
+    bool same_context(cl_context context, const char* call, OnError on_error) const;
     static constexpr std::size_t no_refusal = static_cast<std::size_t>(-1);
 
     void push(cl_event event);
@@ -113,6 +123,61 @@ class WaitList {
     std::size_t size_ = 0;
     std::size_t refused_at_ = no_refusal;  // the position of an empty event given to after()
 };
+
+namespace detail {
+/// The event of a blocking command with a wait list, made when the caller asked for none: a
+/// failed event of the list must fail the command, but a driver may return CL_SUCCESS from a
+/// blocking command that never ran (PoCL 3.1 does, leaving the host memory stale; with an event
+/// that failed before the call it hangs instead). before() refuses a list with a failed event;
+/// after() reads the command's own status. Without a wait list nothing is made or queried.
+class BlockingWait {
+  public:
+    BlockingWait(const WaitList& wait, cl_event* event) noexcept
+        : event_(event != nullptr || wait.empty() ? event : &own_), watch_(!wait.empty()) {}
+    BlockingWait(const BlockingWait&) = delete;
+    BlockingWait& operator=(const BlockingWait&) = delete;
+    ~BlockingWait() {
+        if (own_ != nullptr) {
+            clReleaseEvent(own_);
+        }
+    }
+    /// Where the command's event goes (the caller's, or this object's).
+    cl_event* event() const noexcept { return event_; }
+    /// False (after reporting it) when an event of `wait` has already terminated abnormally.
+    static bool before(const WaitList& wait, const char* call, OnError on_error) {
+        return wait.empty() || list_ok(wait, call, on_error);
+    }
+    /// After the blocking command returned CL_SUCCESS: false (after reporting it) when it did
+    /// not run because an event of its wait list failed.
+    bool after(const char* call, OnError on_error) const {
+        if (ran()) [[likely]] {
+            return true;
+        }
+        report(call, on_error);
+        return false;
+    }
+    /// As after(), without reporting: for a caller that must undo something first (a map).
+    bool ran() const noexcept {
+        return !watch_ || event_ == nullptr || *event_ == nullptr || status(*event_) >= 0;
+    }
+    /// Reports that the command did not run (after ran() said so).
+    void report(const char* call, OnError on_error) const;
+
+  private:
+    static bool list_ok(const WaitList& wait, const char* call, OnError on_error);
+    static cl_int status(cl_event event) noexcept {
+        cl_int status = CL_COMPLETE;
+        return clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                              nullptr) == CL_SUCCESS
+                   ? status
+                   : CL_COMPLETE;
+    }
+
+    cl_event own_ = nullptr;
+    cl_event* event_;
+    bool watch_;
+};
+}  // namespace detail
 
 /// When a command was queued, submitted, started and ended, on the device's clock.
 struct Profile {
@@ -372,6 +437,49 @@ OPENCLAW_INLINE void Event::wait_all(std::span<const Event> events, OnError on_e
     }
     (void)detail::check(code, "clWaitForEvents", on_error,
                         [&] { return detail::concat("waiting for ", list.size(), " events"); });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE bool detail::BlockingWait::list_ok(const WaitList& wait,
+                                                                     const char* call,
+                                                                     OnError on_error) {
+    for (cl_uint i = 0; i < wait.size(); ++i) {
+        cl_int status = CL_COMPLETE;
+        if (clGetEventInfo(wait.data()[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                           &status, nullptr) == CL_SUCCESS &&
+            status < 0) {
+            fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
+                 concat("event ", i, " of the wait list has failed (its execution status is ",
+                        status, ", ", code_name(status), "): the command would never run"));
+            return false;
+        }
+    }
+    return true;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void detail::BlockingWait::report(
+    const char* call, OnError on_error) const {
+    const cl_int code = status(*event_);
+    fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
+         concat("the blocking command did not run: an event of its wait list failed (the "
+                "command's execution status is ",
+                code, ", ", code_name(code), "); the host memory was not ",
+                std::string_view(call).find("Read") != std::string_view::npos ? "filled" : "read"));
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE bool WaitList::same_context(cl_context context, const char* call,
+                                                              OnError on_error) const {
+    for (cl_uint i = 0; i < size(); ++i) {
+        cl_context of = nullptr;
+        if (clGetEventInfo(data()[i], CL_EVENT_CONTEXT, sizeof of, &of, nullptr) == CL_SUCCESS &&
+            of != context) {
+            detail::fail(on_error, CL_INVALID_CONTEXT, call,
+                         detail::concat("event ", i,
+                                        " of the wait list belongs to another context than "
+                                        "the queue's"));
+            return false;
+        }
+    }
+    return true;
 }
 
 OPENCLAW_INLINE bool Event::check_wait(cl_int code, OnError on_error) const {

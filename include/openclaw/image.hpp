@@ -1026,18 +1026,25 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
         !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
         !images::host_layout(call, region, pixels, format.pixel_size, kind.two_d(), row, slice,
                              on_error) ||
-        !wait.check(call, on_error) ||
+        !wait.check(call, queue.context_handle(), on_error) ||
         !map_registry.check(image.mem.get(), read ? Use::read : Use::write, call, on_error)) {
         return;
     }
-    const cl_int code = read ? clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE,
-                                                  region.origin.data(), region.size.data(), row,
-                                                  slice, host, wait.size(), wait.data(), event)
-                             : clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE,
-                                                   region.origin.data(), region.size.data(), row,
-                                                   slice, host, wait.size(), wait.data(), event);
-    (void)check(code, call, on_error,
-                [&] { return images::describe(kind, format, region, image.size()); });
+    if (!BlockingWait::before(wait, call, on_error)) [[unlikely]] {
+        return;
+    }
+    const BlockingWait guard(wait, event);
+    const cl_int code =
+        read ? clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
+                                  region.size.data(), row, slice, host, wait.size(), wait.data(),
+                                  guard.event())
+             : clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
+                                   region.size.data(), row, slice, host, wait.size(), wait.data(),
+                                   guard.event());
+    if (check(code, call, on_error,
+              [&] { return images::describe(kind, format, region, image.size()); })) {
+        (void)guard.after(call, on_error);
+    }
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE void fill_image(const ImageObject& image, ImageKind kind,
@@ -1058,7 +1065,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     };
     if (!check_queue(image.mem, queue, call, "image", on_error) ||
         !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
-        !wait.check(call, on_error) ||
+        !wait.check(call, queue.context_handle(), on_error) ||
         !map_registry.check(image.mem.get(), Use::write, call, on_error)) {
         return;
     }
@@ -1088,7 +1095,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
         !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
         !check_range(call, to_buffer ? "destination" : "source", offset, count,
                      buffer.bytes / element_size, on_error) ||
-        !wait.check(call, on_error)) {
+        !wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (buffer.context != image.mem.context) {
@@ -1139,7 +1146,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
         !images::check_region(call, region, source.size(), source_kind.two_d(), on_error) ||
         !images::check_region(call, target, destination.size(), destination_kind.two_d(),
                               on_error) ||
-        !wait.check(call, on_error)) {
+        !wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (destination.mem.context != source.mem.context) {
@@ -1176,7 +1183,10 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     constexpr const char* call = "clEnqueueMapImage";
     if (!check_queue(image.mem, queue, call, "image", on_error) ||
         !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||
-        !wait.check(call, on_error)) {
+        !wait.check(call, queue.context_handle(), on_error)) {
+        return {};
+    }
+    if (!BlockingWait::before(wait, call, on_error)) [[unlikely]] {
         return {};
     }
     // Rows of an image region are not one byte range: the whole image counts as mapped.
@@ -1189,12 +1199,19 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     std::size_t row_pitch = 0;
     std::size_t slice_pitch = 0;
     cl_int code = CL_SUCCESS;
+    const BlockingWait guard(wait, event);
     void* host = clEnqueueMapImage(queue.get(), image.mem.get(), CL_TRUE, flags,
                                    region.origin.data(), region.size.data(), &row_pitch,
-                                   &slice_pitch, wait.size(), wait.data(), event, &code);
+                                   &slice_pitch, wait.size(), wait.data(), guard.event(), &code);
     if (code != CL_SUCCESS) {
         map_registry.remove(ticket);
         fail(on_error, code, call, images::describe(kind, format, region, image.size()));
+        return {};
+    }
+    if (!guard.ran()) [[unlikely]] {  // mapped, but the map never ran
+        (void)clEnqueueUnmapMemObject(queue.get(), image.mem.get(), host, 0, nullptr, nullptr);
+        map_registry.remove(ticket);
+        guard.report(call, on_error);
         return {};
     }
     ImageMapping view;

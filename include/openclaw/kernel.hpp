@@ -19,6 +19,7 @@
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -211,6 +212,9 @@ class KernelBase {
     /// Refuses an empty (default-constructed or moved-from) argument before the driver sees it.
     [[gnu::cold]] bool empty_argument(cl_uint index, const char* what, OnError on_error) const;
 
+    /// \private Refuses a launch with argument `index` of `count` not set.
+    [[gnu::cold]] bool unset_argument(cl_uint index, std::size_t count, OnError on_error) const;
+
     /// \private Refuses set_args while another thread is setting this kernel's arguments.
     [[gnu::cold]] bool shared_between_threads(OnError on_error) const;
 
@@ -349,13 +353,13 @@ class Kernel : public KernelBase {
     /// Takes ownership of `raw` (also if this fails); its parameters must match Params.
     [[nodiscard]] static Kernel adopt(cl_kernel raw, OnError on_error = {}) {
         return Kernel(detail::describe_kernel(detail::Handle<cl_kernel>::adopt(raw), on_error),
-                      on_error);
+                      on_error, false);
     }
     /// Shares `raw` (retains it); its parameters must match Params.
     [[nodiscard]] static Kernel retain(cl_kernel raw, OnError on_error = {}) {
         return Kernel(
             detail::describe_kernel(detail::Handle<cl_kernel>::retain(raw, on_error), on_error),
-            on_error);
+            on_error, false);
     }
 
     /// Sets every argument, checked at compile time against Params. Returns the kernel, so
@@ -406,6 +410,19 @@ class Kernel : public KernelBase {
     /// compares them with the device's CL_DEVICE_LOCAL_MEM_SIZE before the driver sees them).
     std::size_t local_bytes() const noexcept { return cache_ ? cache_->local_total : 0; }
 
+    /// False (after reporting which argument is not set yet) when a launch would find an unset
+    /// argument (Queue::enqueue calls it; one compare).
+    bool check_arguments_set(OnError on_error) const {
+        if (!cache_ || (cache_->set & all_set) == all_set) [[likely]] {
+            return true;
+        }
+        std::size_t unset = 0;
+        while (((cache_->set >> unset) & 1) != 0) {
+            ++unset;
+        }
+        return unset_argument(static_cast<cl_uint>(unset), sizeof...(Params), on_error);
+    }
+
     /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
     /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
     /// when nothing is mapped).
@@ -445,6 +462,9 @@ class Kernel : public KernelBase {
     static constexpr std::size_t value_size() noexcept {
         return detail::ParamTraits<P>::kind == detail::ParamKind::scalar ? sizeof(P) : 0;
     }
+    static constexpr std::uint64_t all_set =
+        sizeof...(Params) >= 64 ? ~std::uint64_t{0}
+                                : (std::uint64_t{1} << (sizeof...(Params) % 64)) - 1;
     static constexpr std::size_t value_bytes = [] {
         std::size_t most = 1;
         ((most = value_size<Params>() > most ? value_size<Params>() : most), ...);
@@ -465,6 +485,7 @@ class Kernel : public KernelBase {
         std::array<bool, sizeof...(Params)> valued{};
         std::array<std::size_t, sizeof...(Params)> local{};  // LocalMem bytes per argument
         std::size_t local_total = 0;
+        std::uint64_t set = 0;  // bit i: argument i has been set (parameters past 64: not kept)
         // Set while one thread sets arguments: another thread at the same time is refused.
         std::atomic<bool> busy{false};
 
@@ -477,6 +498,7 @@ class Kernel : public KernelBase {
             valued = other.valued;
             local = other.local;
             local_total = other.local_total;
+            set = other.set;
             return *this;
         }
     };
@@ -494,11 +516,14 @@ class Kernel : public KernelBase {
 
     // Every Kernel is made here: the description is checked against Params (no queries: the
     // program read it when it made the kernel first). Empty after a failure.
-    Kernel(detail::MadeKernel made, OnError on_error) : KernelBase(std::move(made)) {
+    // `fresh`: made here, so no argument is set yet (a raw kernel may have them set already).
+    Kernel(detail::MadeKernel made, OnError on_error, bool fresh = true)
+        : KernelBase(std::move(made)) {
         if (get() != nullptr && !matches_params(on_error)) {
             *this = Kernel();
         } else if (get() != nullptr) {
             cache_ = std::make_shared<ArgCache>();
+            cache_->set = fresh ? 0 : all_set;
         }
     }
 
@@ -553,6 +578,15 @@ class Kernel : public KernelBase {
 
     template <class Param, class Arg>
     bool set_in(ArgCache& cache, cl_uint index, const Arg& arg, OnError on_error) {
+        const bool ok = set_value<Param>(cache, index, arg, on_error);
+        if (ok && index < 64) [[likely]] {
+            cache.set |= std::uint64_t{1} << index;
+        }
+        return ok;
+    }
+
+    template <class Param, class Arg>
+    bool set_value(ArgCache& cache, cl_uint index, const Arg& arg, OnError on_error) {
         bool ok = false;
         if constexpr (detail::is_buffer<Arg> || detail::is_image<Arg>) {
             const cl_mem mem = arg.get();
@@ -1004,6 +1038,16 @@ OPENCLAW_INLINE detail::MadeKernel KernelBase::copy_of(bool& cloned, OnError on_
     detail::fail(on_error, CL_INVALID_CONTEXT, "clSetKernelArg",
                  detail::concat("argument ", index, " of kernel \"", description_->name, "\" is ",
                                 vowel ? "an " : "a ", what, " of another context"));
+    return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::unset_argument(
+    cl_uint index, std::size_t count, OnError on_error) const {
+    detail::fail(
+        on_error, CL_INVALID_KERNEL_ARGS, "clEnqueueNDRangeKernel",
+        detail::concat("kernel \"", description_ ? description_->name : std::string(),
+                       "\": argument ", index, " (of ", count,
+                       ") is not set: call set_args (or set_arg<", index, ">) before the launch"));
     return false;
 }
 

@@ -706,11 +706,16 @@ class Queue {
             return foreign_kernel(kernel.get(), on_error);
         }
         if (!check_geometry(global, local, kernel.non_uniform_groups(), on_error) ||
-            !wait.check("clEnqueueNDRangeKernel", on_error)) [[unlikely]] {
+            !wait.check("clEnqueueNDRangeKernel", context_, on_error)) [[unlikely]] {
             return;
         }
         if constexpr (requires { kernel.check_unmapped(on_error); }) {
             if (!kernel.check_unmapped(on_error)) [[unlikely]] {
+                return;
+            }
+        }
+        if constexpr (requires { kernel.check_arguments_set(on_error); }) {
+            if (!kernel.check_arguments_set(on_error)) [[unlikely]] {
                 return;
             }
         }
@@ -937,7 +942,7 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
 OPENCLAW_INLINE Event Queue::marker(const WaitList& wait, OnError on_error) const {
     cl_event raw = nullptr;
     if (check_not_empty("clEnqueueMarkerWithWaitList", on_error) &&
-        wait.check("clEnqueueMarkerWithWaitList", on_error)) {
+        wait.check("clEnqueueMarkerWithWaitList", context_, on_error)) {
         (void)detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
                             "clEnqueueMarkerWithWaitList", on_error);
     }
@@ -947,7 +952,7 @@ OPENCLAW_INLINE Event Queue::marker(const WaitList& wait, OnError on_error) cons
 OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) const {
     cl_event raw = nullptr;
     if (check_not_empty("clEnqueueBarrierWithWaitList", on_error) &&
-        wait.check("clEnqueueBarrierWithWaitList", on_error)) {
+        wait.check("clEnqueueBarrierWithWaitList", context_, on_error)) {
         (void)detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
                             "clEnqueueBarrierWithWaitList", on_error);
     }

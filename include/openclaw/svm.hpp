@@ -237,7 +237,7 @@ class SvmMapping {
             region_ = {};
             return;
         }
-        if (!wait.check(call, on_error)) {
+        if (!wait.check(call, queue.context_handle(), on_error)) {
             region_ = {};
             return;
         }
@@ -299,7 +299,7 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
              concat("the destination holds ", dst_bytes, " bytes, the source ", bytes));
         return;
     }
-    if (!wait.check(call, on_error)) {
+    if (!wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (bytes == 0) {
@@ -329,7 +329,7 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
                     " bytes: SVM fills take elements of 1, 2, 4, ..., 128 bytes"));
         return;
     }
-    if (!wait.check(call, on_error)) {
+    if (!wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (bytes == 0) {
@@ -349,7 +349,7 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
         refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
         return;
     }
-    if (!wait.check(call, on_error)) {
+    if (!wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
 #if CL_TARGET_OPENCL_VERSION >= 210

@@ -301,6 +301,26 @@ OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_
 }
 
 namespace memory {
+// For a buffer the driver found too large: the largest allocation the context's devices allow.
+[[gnu::cold]] inline std::string largest_allocation(cl_context context) {
+    return describe_safely([&](OnError quiet) {
+        std::size_t size = 0;
+        cl_device_id devices[16] = {};
+        if (clGetContextInfo(context, CL_CONTEXT_DEVICES, sizeof devices, devices, &size) !=
+            CL_SUCCESS) {
+            return std::string();
+        }
+        std::string text;
+        for (std::size_t i = 0; i < size / sizeof(cl_device_id); ++i) {
+            const cl_ulong most =
+                get_info<cl_device_id, CL_DEVICE_MAX_MEM_ALLOC_SIZE>(quiet, devices[i]);
+            text += concat(text.empty() ? "; the largest allocation " : ", ", "device ", i,
+                           " allows is ", most, " bytes");
+        }
+        return text.empty() ? text : text + " (CL_DEVICE_MAX_MEM_ALLOC_SIZE)";
+    });
+}
+
 // clCreateBuffer of `count` elements with `flags` over `host` (copied or used, as the flags
 // say), the count, its byte size and the context checked first; `over` words the messages
 // of a buffer over host memory. Empty (after reporting why) when refused or failed.
@@ -323,7 +343,8 @@ inline MemObject create(cl_context context, std::size_t count, Element element, 
     cl_mem raw = clCreateBuffer(context, flags, bytes, host, &code);
     if (!check(code, "clCreateBuffer", on_error, [&] {
             return concat(count, " elements (", bytes, " bytes), ",
-                          over ? "over host memory (CL_MEM_USE_HOST_PTR), " : "", element.access);
+                          over ? "over host memory (CL_MEM_USE_HOST_PTR), " : "", element.access,
+                          code == CL_INVALID_BUFFER_SIZE ? largest_allocation(context) : "");
         })) {
         return {};
     }
@@ -596,7 +617,8 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
                      on_error) ||
         !check_queue(buffer, queue, call, "buffer", on_error) ||
-        !check_host_access(buffer, reads, call, on_error) || !wait.check(call, on_error) ||
+        !check_host_access(buffer, reads, call, on_error) ||
+        !wait.check(call, queue.context_handle(), on_error) ||
         !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
         return;
     }
@@ -608,8 +630,9 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     if (pageable && event == nullptr && bytes >= StagingPool::threshold_bytes) {
         if (auto [pool, lock] = staging_of(queue); pool != nullptr) {
             if (!wait.empty() &&
-                !check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents", on_error,
-                       [] { return "the wait list of a staged transfer"; })) {
+                (!BlockingWait::before(wait, call, on_error) ||
+                 !check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents", on_error,
+                        [] { return "the wait list of a staged transfer"; }))) {
                 return;
             }
             if (reads) {
@@ -622,12 +645,19 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
             return;
         }
     }
-    const cl_int code = reads ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin,
-                                                    bytes, host, wait.size(), wait.data(), event)
-                              : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin,
-                                                     bytes, host, wait.size(), wait.data(), event);
-    (void)check(code, call, on_error,
-                [&] { return memory::describe(buffer, offset, count, element); });
+    if (!BlockingWait::before(wait, call, on_error)) [[unlikely]] {
+        return;
+    }
+    const BlockingWait guard(wait, event);
+    const cl_int code = reads
+                            ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
+                                                  host, wait.size(), wait.data(), guard.event())
+                            : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
+                                                   host, wait.size(), wait.data(), guard.event());
+    if (check(code, call, on_error,
+              [&] { return memory::describe(buffer, offset, count, element); })) {
+        (void)guard.after(call, on_error);
+    }
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE cl_event transfer_async(const MemObject& buffer,
@@ -640,7 +670,8 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
                      on_error) ||
         !check_queue(buffer, queue, call, "buffer", on_error) ||
-        !check_host_access(buffer, reads, call, on_error) || !wait.check(call, on_error) ||
+        !check_host_access(buffer, reads, call, on_error) ||
+        !wait.check(call, queue.context_handle(), on_error) ||
         !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
         return nullptr;
     }
@@ -671,7 +702,8 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     if (!check_range(call, "source", source_offset, count, source.bytes / element.size, on_error) ||
         !check_range(call, "destination", destination_offset, count,
                      destination.bytes / element.size, on_error) ||
-        !check_queue(source, queue, call, "buffer", on_error) || !wait.check(call, on_error)) {
+        !check_queue(source, queue, call, "buffer", on_error) ||
+        !wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (destination.context != source.context) [[unlikely]] {
@@ -706,7 +738,8 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                                             OnError on_error) {
     constexpr const char* call = "clEnqueueFillBuffer";
     if (!check_range(call, "fill", offset, count, buffer.bytes / element.size, on_error) ||
-        !check_queue(buffer, queue, call, "buffer", on_error) || !wait.check(call, on_error)) {
+        !check_queue(buffer, queue, call, "buffer", on_error) ||
+        !wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (count == 0) {
@@ -835,24 +868,31 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
                            memory, on_error) ||
         !checked_mul(rect.extent[0], element.size, row_bytes) ||
         !check_queue(buffer, queue, call, "buffer", on_error) ||
-        !check_host_access(buffer, reads, call, on_error) || !wait.check(call, on_error) ||
+        !check_host_access(buffer, reads, call, on_error) ||
+        !wait.check(call, queue.context_handle(), on_error) ||
         !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
         return;
     }
     const std::size_t region[3] = {row_bytes, rect.extent[1], rect.extent[2]};
+    if (!BlockingWait::before(wait, call, on_error)) [[unlikely]] {
+        return;
+    }
+    const BlockingWait guard(wait, event);
     const cl_int code =
         reads ? clEnqueueReadBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
                                         memory.origin, region, device.row_pitch, device.slice_pitch,
                                         memory.row_pitch, memory.slice_pitch, host, wait.size(),
-                                        wait.data(), event)
+                                        wait.data(), guard.event())
               : clEnqueueWriteBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
                                          memory.origin, region, device.row_pitch,
                                          device.slice_pitch, memory.row_pitch, memory.slice_pitch,
-                                         host, wait.size(), wait.data(), event);
-    (void)check(code, call, on_error, [&] {
-        return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x", rect.extent[2],
-                      " elements");
-    });
+                                         host, wait.size(), wait.data(), guard.event());
+    if (check(code, call, on_error, [&] {
+            return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x", rect.extent[2],
+                          " elements");
+        })) {
+        (void)guard.after(call, on_error);
+    }
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE void copy_rect(const MemObject& source,
@@ -875,7 +915,8 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
         !memory::rect_side(call, "destination", rect.destination, rect.extent,
                            destination.bytes / element.size, element.size, to, on_error) ||
         !checked_mul(rect.extent[0], element.size, row_bytes) ||
-        !check_queue(source, queue, call, "buffer", on_error) || !wait.check(call, on_error)) {
+        !check_queue(source, queue, call, "buffer", on_error) ||
+        !wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (destination.context != source.context) {
@@ -916,7 +957,7 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
              "the queue and the memory object belong to different contexts");
         return;
     }
-    if (!wait.check(call, on_error) ||
+    if (!wait.check(call, queue.context_handle(), on_error) ||
         (options.content_undefined && !map_registry.check(memory, Use::write, call, on_error))) {
         return;
     }
@@ -944,11 +985,14 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
         !check_queue(buffer, queue, call, "buffer", on_error) ||
         ((flags & CL_MAP_READ) != 0 && !check_host_access(buffer, true, call, on_error)) ||
         (writable && !check_host_access(buffer, false, call, on_error)) ||
-        !wait.check(call, on_error) || count == 0) {
+        !wait.check(call, queue.context_handle(), on_error) || count == 0) {
         return view;
     }
     const std::size_t begin = offset * element.size;
     const std::size_t bytes = count * element.size;
+    if (!BlockingWait::before(wait, call, on_error)) [[unlikely]] {
+        return view;
+    }
     const std::uint64_t ticket =
         map_registry.add(buffer.get(), begin, begin + bytes, writable, call, on_error);
     if (ticket == 0) {
@@ -957,12 +1001,19 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
     view.mem_ = Handle<cl_mem>::retain(buffer.get(), on_error);
     view.queue_ = Handle<cl_command_queue>::retain(queue.get(), on_error);
     cl_int code = CL_SUCCESS;
+    const BlockingWait guard(wait, event);
     void* host = clEnqueueMapBuffer(queue.get(), buffer.get(), CL_TRUE, flags, begin, bytes,
-                                    wait.size(), wait.data(), event, &code);
+                                    wait.size(), wait.data(), guard.event(), &code);
     if (code != CL_SUCCESS) {
         map_registry.remove(ticket);
         fail(on_error, code, call,
              concat(count, " elements at offset ", offset, " (", bytes, " bytes at ", begin, ")"));
+        return {};
+    }
+    if (!guard.ran()) [[unlikely]] {  // mapped, but the map never ran: nothing to read
+        (void)clEnqueueUnmapMemObject(queue.get(), buffer.get(), host, 0, nullptr, nullptr);
+        map_registry.remove(ticket);
+        guard.report(call, on_error);
         return {};
     }
     view.data_ = host;
