@@ -576,17 +576,15 @@ class Kernel : public KernelBase {
         return set_in<Param>(cache, index, arg, on_error);
     }
 
-    template <class Param, class Arg>
-    bool set_in(ArgCache& cache, cl_uint index, const Arg& arg, OnError on_error) {
-        const bool ok = set_value<Param>(cache, index, arg, on_error);
-        if (ok && index < 64) [[likely]] {
+    // Records that argument `index` is set (the fast paths of set_in find it recorded).
+    static void mark(ArgCache& cache, cl_uint index, bool ok) noexcept {
+        if (ok && index < 64) {
             cache.set |= std::uint64_t{1} << index;
         }
-        return ok;
     }
 
     template <class Param, class Arg>
-    bool set_value(ArgCache& cache, cl_uint index, const Arg& arg, OnError on_error) {
+    bool set_in(ArgCache& cache, cl_uint index, const Arg& arg, OnError on_error) {
         bool ok = false;
         if constexpr (detail::is_buffer<Arg> || detail::is_image<Arg>) {
             const cl_mem mem = arg.get();
@@ -597,6 +595,7 @@ class Kernel : public KernelBase {
             }
             const cl_mem set = set_common(index, arg, uses_[index], 0, ok, on_error);
             hold(cache, index, set, on_error);
+            mark(cache, index, ok);
         } else if constexpr (detail::is_sampler<Arg> || detail::is_svm_pointer<Arg> ||
                              detail::is_local_mem<Arg>) {
             constexpr std::size_t element =
@@ -604,6 +603,7 @@ class Kernel : public KernelBase {
             (void)set_common(index, arg, uses_[index], element, ok, on_error);
             cache.mems[index].reset();
             cache.valued[index] = false;
+            mark(cache, index, ok);
             if constexpr (detail::is_local_mem<Arg>) {
                 // Bytes as set (the count and its product were checked by set_local).
                 cache.local[index] = ok ? arg.count * element : 0;
@@ -621,6 +621,7 @@ class Kernel : public KernelBase {
             }
             (void)set_common(index, value, uses_[index], 0, ok, on_error);
             cache.valued[index] = ok;
+            mark(cache, index, ok);
             if (ok) {
                 std::memcpy(cache.values[index].data(), &value, sizeof(Param));
             }
