@@ -471,14 +471,15 @@ class Kernel : public KernelBase {
         return most;
     }();
 
-    // What this kernel's (and its copies') arguments are set to, so that an unchanged one is
-    // not set again: the memory objects (retained) and the values' bytes.
     // Clears the busy flag of an ArgCache when the arguments are set (or setting failed).
     struct Busy {
         std::atomic<bool>& flag;
         ~Busy() { flag.store(false, std::memory_order_release); }
     };
 
+    // What this kernel's (and its copies') arguments are set to, so that an unchanged one is
+    // not set again: the memory objects (retained), the values' bytes, LocalMem sizes, which
+    // arguments are set at all.
     struct ArgCache {
         std::array<detail::Handle<cl_mem>, sizeof...(Params)> mems{};
         std::array<std::array<unsigned char, value_bytes>, sizeof...(Params)> values{};
