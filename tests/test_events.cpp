@@ -313,3 +313,21 @@ TEST_CASE("an event of another context in a wait list is refused, naming the eve
     REQUIRE(marker);
     CHECK_THAT(marker->what(), has("clEnqueueMarkerWithWaitList") && has("event 0"));
 }
+
+TEST_CASE("a blocking read asked for its event gives none when its dependency failed") {
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().queue, std::vector<cl_uint>(16, 3u)};
+    std::vector<cl_uint> host(16, 0u);
+    const openclaw::UserEvent gate{env().context};
+    std::thread failer([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        gate.fail(-5);
+    });
+    std::error_code ec;
+    const openclaw::Event read =
+        queue.read(data, host, openclaw::with_event, openclaw::after(gate), ec);
+    failer.join();
+    CHECK(ec == openclaw::make_error_code(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST));
+    CHECK_FALSE(read);  // released, not leaked (the leak checks run this test too)
+    CHECK(host == std::vector<cl_uint>(16, 0u));
+}

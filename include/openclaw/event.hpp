@@ -459,6 +459,12 @@ OPENCLAW_INLINE void Event::wait_all(std::span<const Event> events, OnError on_e
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void detail::BlockingWait::report(
     const char* call, OnError on_error) const {
     const cl_int code = status(*event_);
+    if (event_ != &own_) {
+        // The caller's event would be dropped unreleased if the report throws: a failed
+        // command gives no event, as every refused one does.
+        clReleaseEvent(*event_);
+        *event_ = nullptr;
+    }
     fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
          concat("the blocking command did not run: an event of its wait list failed (the "
                 "command's execution status is ",
