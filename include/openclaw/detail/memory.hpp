@@ -430,9 +430,12 @@ inline bool stages(const Queue& queue) noexcept {
     if (queue && !memory::stages(queue) && (flags & CL_MEM_ALLOC_HOST_PTR) == 0) {
         return memory::create_over(queue.context_handle(), count, element, flags, store, on_error);
     }
-    MemObject buffer = create_buffer_from(queue, count, element, flags, store.data, on_error);
-    store.release(store.owner);  // written (or refused): the memory is no longer needed
-    return buffer;
+    // Written (or refused, which may throw): the memory is not needed afterwards either way.
+    struct Release {
+        HostStore& store;
+        ~Release() { store.release(store.owner); }
+    } release{store};
+    return create_buffer_from(queue, count, element, flags, store.data, on_error);
 }
 
 inline MemObject memory::create_over(cl_context context, std::size_t count, Element element,
