@@ -136,6 +136,15 @@ inline std::string human_bytes(std::size_t bytes) {
     return std::to_string(bytes >> 10) + " KiB";
 }
 
+/// The vector add's inputs (bench_vector_add, bench_end_to_end): values whose sums are exact in
+/// float, so results can be compared for equality.
+inline float a_value(std::size_t i) {
+    return static_cast<float>(i % 1024);
+}
+inline float b_value(std::size_t i) {
+    return static_cast<float>((i * 7) % 512) * 0.5f;
+}
+
 /// The vector add of bench_vector_add (float and float4), which bench_build builds too.
 inline constexpr const char* vector_add_source = R"CLC(
 __kernel void add_float(__global const float* a, __global const float* b, __global float* c,

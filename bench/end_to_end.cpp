@@ -24,21 +24,14 @@ namespace {
 
 using bench::check;
 
-float a_value(std::size_t i) {
-    return static_cast<float>(i % 1024);
-}
-float b_value(std::size_t i) {
-    return static_cast<float>((i * 7) % 512) * 0.5f;
-}
-
 void verify(const std::vector<float>& c, const char* peer) {
     for (std::size_t i = 0; i < c.size(); i += (i % 7919) + 1) {
-        if (c[i] != a_value(i) + b_value(i)) {
+        if (c[i] != bench::a_value(i) + bench::b_value(i)) {
             throw std::runtime_error(std::string(peer) + ": wrong sum at element " +
                                      std::to_string(i));
         }
     }
-    if (c.back() != a_value(c.size() - 1) + b_value(c.size() - 1)) {
+    if (c.back() != bench::a_value(c.size() - 1) + bench::b_value(c.size() - 1)) {
         throw std::runtime_error(std::string(peer) + ": wrong last element");
     }
 }
@@ -102,8 +95,8 @@ int main(int argc, char** argv) try {
         const std::size_t bytes = n * sizeof(float);
         std::vector<float> host_a(n), host_b(n), host_c(n);
         for (std::size_t i = 0; i < n; ++i) {
-            host_a[i] = a_value(i);
-            host_b[i] = b_value(i);
+            host_a[i] = bench::a_value(i);
+            host_b[i] = bench::b_value(i);
         }
         const cl_uint count = static_cast<cl_uint>(n);
         const auto raw_program = [&](bool careful, const char* name) {

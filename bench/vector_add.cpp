@@ -17,17 +17,7 @@
 #include "common.hpp"
 #include "peers.hpp"
 
-namespace {
-
-// Values whose sums are exact in float, so the check can compare for equality.
-float a_value(std::size_t i) {
-    return static_cast<float>(i % 1024);
-}
-float b_value(std::size_t i) {
-    return static_cast<float>((i * 7) % 512) * 0.5f;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 int main(int argc, char** argv) try {
     const bool smoke = bench::has_flag(argc, argv, "--smoke");
@@ -61,8 +51,8 @@ int main(int argc, char** argv) try {
     const openclaw::Queue queue{context, device};
     std::vector<float> host_a(floats), host_b(floats);
     for (std::size_t i = 0; i < floats; ++i) {
-        host_a[i] = a_value(i);
-        host_b[i] = b_value(i);
+        host_a[i] = bench::a_value(i);
+        host_b[i] = bench::b_value(i);
     }
     const openclaw::ReadOnlyBuffer<float> a{context, host_a};
     const openclaw::ReadOnlyBuffer<float> b{context, host_b};
