@@ -17,8 +17,6 @@
 #include "common.hpp"
 #include "peers.hpp"
 
-namespace {}  // namespace
-
 int main(int argc, char** argv) try {
     const bool smoke = bench::has_flag(argc, argv, "--smoke");
     const openclaw::Device device = bench::pick_device();
