@@ -156,6 +156,20 @@ class BlockingWait {
         report(call, on_error);
         return false;
     }
+    /// After the blocking command returned `code`: true (after reporting it as
+    /// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, naming the event) when it failed and an
+    /// event of `wait` has failed. A driver may return the failed event's own status instead
+    /// (NVIDIA 580 returns -5 from a read whose user event was failed with -5), which would
+    /// read as the command's own error.
+    bool wait_failed(cl_int code, const WaitList& wait, const char* call,
+                     OnError on_error) const {
+        return watch_ && list_failed(code, wait, call, on_error);
+    }
+    /// As wait_failed(), for a command that waited for `wait` itself (clWaitForEvents).
+    static bool list_failed(cl_int code, const WaitList& wait, const char* call,
+                            OnError on_error) {
+        return code != CL_SUCCESS && !list_ok(wait, call, on_error, code);
+    }
     /// As after(), without reporting: for a caller that must undo something first (a map).
     bool ran() const noexcept {
         return !watch_ || event_ == nullptr || *event_ == nullptr || status(*event_) >= 0;
@@ -164,7 +178,8 @@ class BlockingWait {
     void report(const char* call, OnError on_error) const;
 
   private:
-    static bool list_ok(const WaitList& wait, const char* call, OnError on_error);
+    static bool list_ok(const WaitList& wait, const char* call, OnError on_error,
+                        cl_int returned = CL_SUCCESS);
     static cl_int status(cl_event event) noexcept {
         cl_int status = CL_COMPLETE;
         return clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
@@ -441,15 +456,21 @@ OPENCLAW_INLINE void Event::wait_all(std::span<const Event> events, OnError on_e
 
 [[gnu::noinline]] OPENCLAW_INLINE bool detail::BlockingWait::list_ok(const WaitList& wait,
                                                                      const char* call,
-                                                                     OnError on_error) {
+                                                                     OnError on_error,
+                                                                     cl_int returned) {
     for (cl_uint i = 0; i < wait.size(); ++i) {
         cl_int status = CL_COMPLETE;
         if (clGetEventInfo(wait.data()[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
                            &status, nullptr) == CL_SUCCESS &&
             status < 0) {
             fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
-                 concat("event ", i, " of the wait list has failed (its execution status is ",
-                        status, ", ", code_name(status), "): the command would never run"));
+                 returned == CL_SUCCESS
+                     ? concat("event ", i, " of the wait list has failed (its execution status is ",
+                              status, ", ", code_name(status), "): the command would never run")
+                     : concat("event ", i, " of the wait list failed (its execution status is ",
+                              status, ", ", code_name(status),
+                              "): the command did not run (the driver returned ", returned, ", ",
+                              code_name(returned), ")"));
             return false;
         }
     }

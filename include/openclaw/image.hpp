@@ -1041,6 +1041,9 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
              : clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
                                    region.size.data(), row, slice, host, wait.size(), wait.data(),
                                    guard.event());
+    if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
+        return;
+    }
     if (check(code, call, on_error,
               [&] { return images::describe(kind, format, region, image.size()); })) {
         (void)guard.after(call, on_error);
@@ -1205,7 +1208,9 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                                    &slice_pitch, wait.size(), wait.data(), guard.event(), &code);
     if (code != CL_SUCCESS) {
         map_registry.remove(ticket);
-        fail(on_error, code, call, images::describe(kind, format, region, image.size()));
+        if (!guard.wait_failed(code, wait, call, on_error)) {
+            fail(on_error, code, call, images::describe(kind, format, region, image.size()));
+        }
         return {};
     }
     if (!guard.ran()) [[unlikely]] {  // mapped, but the map never ran

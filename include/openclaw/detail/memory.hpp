@@ -632,11 +632,16 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     const std::size_t bytes = count * element.size;
     if (pageable && event == nullptr && bytes >= StagingPool::threshold_bytes) {
         if (auto [pool, lock] = staging_of(queue); pool != nullptr) {
-            if (!wait.empty() &&
-                (!BlockingWait::before(wait, call, on_error) ||
-                 !check(clWaitForEvents(wait.size(), wait.data()), "clWaitForEvents", on_error,
-                        [] { return "the wait list of a staged transfer"; }))) {
-                return;
+            if (!wait.empty()) {
+                if (!BlockingWait::before(wait, call, on_error)) {
+                    return;
+                }
+                const cl_int waited = clWaitForEvents(wait.size(), wait.data());
+                if (BlockingWait::list_failed(waited, wait, call, on_error) ||
+                    !check(waited, "clWaitForEvents", on_error,
+                           [] { return "the wait list of a staged transfer"; })) {
+                    return;
+                }
             }
             if (reads) {
                 pool->read(queue.get(), buffer.get(), begin, static_cast<std::byte*>(host), bytes,
@@ -657,6 +662,9 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                                                   host, wait.size(), wait.data(), guard.event())
                             : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
                                                    host, wait.size(), wait.data(), guard.event());
+    if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
+        return;
+    }
     if (check(code, call, on_error,
               [&] { return memory::describe(buffer, offset, count, element); })) {
         (void)guard.after(call, on_error);
@@ -890,6 +898,9 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
                                          memory.origin, region, device.row_pitch,
                                          device.slice_pitch, memory.row_pitch, memory.slice_pitch,
                                          host, wait.size(), wait.data(), guard.event());
+    if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
+        return;
+    }
     if (check(code, call, on_error, [&] {
             return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x", rect.extent[2],
                           " elements");
@@ -1009,8 +1020,11 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
                                     wait.size(), wait.data(), guard.event(), &code);
     if (code != CL_SUCCESS) {
         map_registry.remove(ticket);
-        fail(on_error, code, call,
-             concat(count, " elements at offset ", offset, " (", bytes, " bytes at ", begin, ")"));
+        if (!guard.wait_failed(code, wait, call, on_error)) {
+            fail(on_error, code, call,
+                 concat(count, " elements at offset ", offset, " (", bytes, " bytes at ", begin,
+                        ")"));
+        }
         return {};
     }
     if (!guard.ran()) [[unlikely]] {  // mapped, but the map never ran: nothing to read
