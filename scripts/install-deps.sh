@@ -15,6 +15,13 @@ if [ ${#missing[@]} -eq 0 ]; then
 fi
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo > /dev/null 2>&1; then
+    echo "install-deps.sh: these packages are missing: ${missing[*]}" >&2
+    echo "installing them needs root: run this script as root (e.g. su -c scripts/install-deps.sh)," >&2
+    echo "or install sudo, or ask an administrator to run:" >&2
+    echo "  apt-get install --no-install-recommends ${missing[*]}" >&2
+    exit 1
+  fi
   sudo="sudo"
 fi
 echo "installing: ${missing[*]}"

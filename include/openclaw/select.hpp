@@ -79,12 +79,12 @@ struct DeviceSpec {
         return spec;
     }
 
-    /// True if `device` (of `platform`) fits the platform and type parts.
-    bool matches(const Platform& platform, const Device& device, OnError on_error = {}) const {
+    /// True if `device` (of `of_platform`) fits the platform and type parts.
+    bool matches(const Platform& of_platform, const Device& device, OnError on_error = {}) const {
         if (!this->platform.empty()) {
             const std::string wanted = lower(this->platform);
-            if (lower(platform.name(on_error)).find(wanted) == std::string::npos &&
-                lower(platform.vendor(on_error)).find(wanted) == std::string::npos) {
+            if (lower(of_platform.name(on_error)).find(wanted) == std::string::npos &&
+                lower(of_platform.vendor(on_error)).find(wanted) == std::string::npos) {
                 return false;
             }
         }

@@ -1203,7 +1203,8 @@ constexpr bool mentioned_in_directive(std::string_view text, std::string_view na
                 at = end;
             } else {
                 // A line splice continues the directive on the next line.
-                at += c == '\\' && at + 1 < n && text[at + 1] == '\n' ? 2 : 1;
+                at += c == '\\' && at + 1 < n && text[at + 1] == '\n' ? std::size_t{2}
+                                                                      : std::size_t{1};
             }
         }
         ++at;
@@ -1296,7 +1297,8 @@ constexpr void scan_body(const BasicSignature<Capacity>& sig, std::size_t body,
             const char prior2 = back > 1 ? text[back - 2] : '\0';
             const bool address = prior == '&' && prior2 != '&';
             const bool step = (prior == '+' || prior == '-') && prior2 == prior;
-            uses[i] |= address || step ? body_reads | body_writes : indexed_use(text, lex);
+            uses[i] = static_cast<unsigned char>(
+                uses[i] | (address || step ? body_reads | body_writes : indexed_use(text, lex)));
         }
     }
 }
@@ -1559,21 +1561,21 @@ consteval auto parameter_type() {
 template <const auto& Sig, const auto& Uses, std::size_t I>
 consteval auto value_or_buffer_type() {
     constexpr ParamDecl decl = Sig.params[I];
-    using Element = typename decltype(element_type<Sig, I>())::type;
+    using Pointee = typename decltype(element_type<Sig, I>())::type;
     if constexpr (decl.pointers == 0) {
-        return std::type_identity<Element>{};
+        return std::type_identity<Pointee>{};
     } else if constexpr (decl.space == AddressSpace::constant) {
-        return std::type_identity<Constant<Element>>{};
+        return std::type_identity<Constant<Pointee>>{};
     } else if constexpr (decl.space == AddressSpace::local) {
-        return std::type_identity<Local<Element>>{};
+        return std::type_identity<Local<Pointee>>{};
     } else if constexpr (decl.is_const || Uses[I] == body_reads) {
-        return std::type_identity<In<Element>>{};
+        return std::type_identity<In<Pointee>>{};
     } else if constexpr (Uses[I] == body_writes) {
-        return std::type_identity<Out<Element>>{};
+        return std::type_identity<Out<Pointee>>{};
     } else if constexpr (Uses[I] == 0) {
-        return std::type_identity<In<Element>>{};  // not used: any buffer a reader takes
+        return std::type_identity<In<Pointee>>{};  // not used: any buffer a reader takes
     } else {
-        return std::type_identity<Global<Element>>{};
+        return std::type_identity<Global<Pointee>>{};
     }
 }
 
