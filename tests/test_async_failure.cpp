@@ -1,9 +1,7 @@
-// A failed command thrown at its co_await. Kept apart from test_async because PoCL (3.1 and
-// 5.0) never calls the completion callback of a command that terminated abnormally, so the
-// callback's state is never freed (memory only: it holds no OpenCL object; the asan run
-// suppresses it for this program, tests/support/lsan-pocl-failed-command.supp). openclaw's
-// resume thread notices the failure by polling and resumes the coroutine; only the driver-held
-// callback state stays behind.
+// A failed command thrown at its co_await. PoCL (3.1 and 5.0) never calls the completion
+// callback of a command that terminated abnormally: openclaw's resume thread notices the failure
+// by polling, resumes the coroutine and drops the callback's state (detail::AwaitCallbacks), so
+// nothing is left behind (the asan run has no suppression of openclaw's own for this program).
 #include <openclaw/openclaw.hpp>
 
 #include <string>

@@ -197,15 +197,15 @@ TEST_CASE("a buffer the driver finds too large names each device's allocation li
     const Injected injected;
     REQUIRE(injected);
     injected->fail("clCreateBuffer", CL_INVALID_BUFFER_SIZE);
-    const auto error =
-        thrown<Error>([] { const openclaw::ReadWriteBuffer<float> b{env().context, 1000}; });
+    const auto error = thrown<Error>([] {
+        const openclaw::ReadWriteBuffer<float> b{env().context, 1000};
+    });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_BUFFER_SIZE);
-    CHECK_THAT(error->what(),
-               has("clCreateBuffer") && has("1000 elements (4000 bytes)") &&
-                   has("the largest allocation device 0 allows is " +
-                       std::to_string(env().device.max_mem_alloc_size()) +
-                       " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"));
+    CHECK_THAT(error->what(), has("clCreateBuffer") && has("1000 elements (4000 bytes)") &&
+                                  has("the largest allocation device 0 allows is " +
+                                      std::to_string(env().device.max_mem_alloc_size()) +
+                                      " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"));
 }
 
 TEST_CASE("a query failing while an error is worded does not replace that error") {

@@ -677,6 +677,18 @@ ScaleKernel scale_kernel() {
         .kernel<In<float>, Out<float>, cl_float>("scale");
 }
 
+/// The scale kernel typed (ScaleKernel) or not (DynamicKernel): the argument record's
+/// guarantees hold for both.
+template <class K>
+K make_scale() {
+    const auto program = openclaw::Program::build(env().context, scale_source);
+    if constexpr (std::is_same_v<K, openclaw::DynamicKernel>) {
+        return program.kernel("scale");
+    } else {
+        return program.kernel<In<float>, Out<float>, cl_float>("scale");
+    }
+}
+
 std::vector<float> read_all(const openclaw::WriteOnlyBuffer<float>& buffer) {
     std::vector<float> host(buffer.size());
     env().queue.read(buffer, host);
@@ -717,10 +729,11 @@ TEST_CASE("unchanged arguments are not set again, changed ones always are") {
     CHECK(run(ones, 0.5f) == std::vector<float>(n, 0.5f));
 }
 
-TEST_CASE("a kernel keeps the buffers bound to it alive until they are replaced") {
+TEMPLATE_TEST_CASE("a kernel keeps the buffers bound to it alive until they are replaced", "",
+                   ScaleKernel, openclaw::DynamicKernel) {
     const std::size_t n = 256;
     const openclaw::WriteOnlyBuffer<float> out{env().context, n};
-    ScaleKernel kernel = scale_kernel();
+    TestType kernel = make_scale<TestType>();
     {
         std::vector<float> host(n);
         std::iota(host.begin(), host.end(), 0.0f);
@@ -736,12 +749,13 @@ TEST_CASE("a kernel keeps the buffers bound to it alive until they are replaced"
     }
 }
 
-TEST_CASE("a copy of a kernel made before set_args keeps the mapping guard") {
+TEMPLATE_TEST_CASE("a copy of a kernel made before set_args keeps the mapping guard", "",
+                   ScaleKernel, openclaw::DynamicKernel) {
     const std::size_t n = 32;
     const openclaw::ReadOnlyBuffer<float> in{env().queue, std::vector<float>(n, 1.0f)};
     const openclaw::WriteOnlyBuffer<float> out{env().context, n};
-    ScaleKernel kernel = scale_kernel();
-    ScaleKernel copy = kernel;  // before any argument is set
+    TestType kernel = make_scale<TestType>();
+    TestType copy = kernel;  // before any argument is set
     kernel.set_args(in, out, 2.0f);
     {
         const auto view = env().queue.map_read(out);  // the kernel would write under the reader
@@ -755,9 +769,16 @@ TEST_CASE("a copy of a kernel made before set_args keeps the mapping guard") {
     CHECK(read_all(out) == std::vector<float>(n, 2.0f));
 }
 
-TEST_CASE("LocalMem beyond the device's local memory is refused before the driver") {
+TEMPLATE_TEST_CASE("LocalMem beyond the device's local memory is refused before the driver", "",
+                   ScaleKernel, openclaw::DynamicKernel) {
     const auto program = openclaw::Program::build(env().context, source);
-    auto sum = program.kernel<In<float>, Out<float>, Local<float>, cl_uint>("group_sum");
+    auto sum = [&] {
+        if constexpr (std::is_same_v<TestType, openclaw::DynamicKernel>) {
+            return program.kernel("group_sum");
+        } else {
+            return program.kernel<In<float>, Out<float>, Local<float>, cl_uint>("group_sum");
+        }
+    }();
     const openclaw::ReadOnlyBuffer<float> in{env().queue, std::vector<float>(64, 1.0f)};
     const openclaw::WriteOnlyBuffer<float> partial{env().context, 1};
     const cl_ulong local = env().device.local_mem_size();
@@ -780,12 +801,13 @@ TEST_CASE("LocalMem beyond the device's local memory is refused before the drive
     CHECK(back[0] == 64.0f);
 }
 
-TEST_CASE("a kernel's arguments set from two threads at once are refused, not corrupted") {
+TEMPLATE_TEST_CASE("a kernel's arguments set from two threads at once are refused, not corrupted",
+                   "", ScaleKernel, openclaw::DynamicKernel) {
     const std::size_t n = 64;
     const openclaw::ReadOnlyBuffer<float> a{env().queue, std::vector<float>(n, 1.0f)};
     const openclaw::ReadOnlyBuffer<float> b{env().queue, std::vector<float>(n, 2.0f)};
     const openclaw::WriteOnlyBuffer<float> out{env().context, n};
-    ScaleKernel kernel = scale_kernel();
+    TestType kernel = make_scale<TestType>();
     std::atomic<int> refused{0};
     std::atomic<int> other{0};
     std::vector<std::thread> threads;

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <coroutine>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -40,8 +41,86 @@ struct Suspension {
     // Callbacks still to come; the last one resumes the coroutine (when_all sets one per event).
     std::atomic<std::size_t> callbacks{1};
     std::atomic<bool> resumed{false};
+    // The keys of its callbacks in AwaitCallbacks (guarded by that table's mutex).
+    std::vector<std::uintptr_t> keys;
 
     void resume_once();
+};
+
+/// The await callbacks handed to the driver, by key: the driver is given a number, not a
+/// pointer. PoCL (3.1 and 5.0) never calls the completion callback of a command that terminated
+/// abnormally, so a callback's state cannot be freed by the callback alone: once its await has
+/// resumed (by the resume thread's poll), its entries are dropped here, and a callback that comes
+/// after that finds no entry and does nothing. Nothing leaks, whatever the driver does.
+class AwaitCallbacks {
+  public:
+    /// The one table of the program (made on first use and never destroyed, as the resume
+    /// thread: callbacks may arrive while static objects are being destroyed at exit).
+    static AwaitCallbacks& instance();
+
+    /// A new key for a callback of `suspension`.
+    void* add(const std::shared_ptr<Suspension>& suspension) {
+        const std::lock_guard lock(mutex_);
+        const std::uintptr_t key = ++next_;
+        entries_.push_back({key, suspension});  // keys ascend: the table stays sorted
+        ++live_;
+        suspension->keys.push_back(key);
+        return reinterpret_cast<void*>(key);
+    }
+    /// The suspension of `key`, removed from the table; empty when it was dropped already.
+    std::shared_ptr<Suspension> take(const void* key) {
+        const std::lock_guard lock(mutex_);
+        return remove(reinterpret_cast<std::uintptr_t>(key));
+    }
+    /// Drops every callback of `suspension` still in the table (it has resumed).
+    void drop(Suspension& suspension) {
+        const std::lock_guard lock(mutex_);
+        for (const std::uintptr_t key : suspension.keys) {
+            (void)remove(key);
+        }
+        suspension.keys.clear();
+    }
+
+  private:
+    struct Entry {
+        std::uintptr_t key;
+        std::shared_ptr<Suspension> suspension;  // empty once taken or dropped
+    };
+    AwaitCallbacks() = default;
+
+    // Called locked. Binary search (the keys ascend); taken entries are trimmed from both ends,
+    // and the table is compacted when most of it is taken.
+    std::shared_ptr<Suspension> remove(std::uintptr_t key) {
+        std::size_t low = 0;
+        std::size_t high = entries_.size();
+        while (low < high) {
+            const std::size_t middle = low + (high - low) / 2;
+            if (entries_[middle].key < key) {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        if (low == entries_.size() || entries_[low].key != key) {
+            return {};
+        }
+        std::shared_ptr<Suspension> found = std::move(entries_[low].suspension);
+        if (found) {
+            --live_;
+        }
+        while (!entries_.empty() && !entries_.back().suspension) {
+            entries_.pop_back();
+        }
+        if (live_ < entries_.size() / 2) {
+            std::erase_if(entries_, [](const Entry& entry) { return !entry.suspension; });
+        }
+        return found;
+    }
+
+    std::mutex mutex_;
+    std::vector<Entry> entries_;
+    std::size_t live_ = 0;
+    std::uintptr_t next_ = 0;
 };
 
 /// The thread that resumes coroutines whose events completed. Made on first use and never
@@ -179,6 +258,7 @@ class Resumer {
                 return false;
             }
             suspension->events.clear();
+            AwaitCallbacks::instance().drop(*suspension);  // callbacks the driver never calls
             return true;
         });
     }
@@ -201,28 +281,34 @@ OPENCLAW_INLINE Resumer& Resumer::instance() {
     static Resumer* const resumer = new Resumer;  // intentionally immortal
     return *resumer;
 }
+
+OPENCLAW_INLINE AwaitCallbacks& AwaitCallbacks::instance() {
+    static AwaitCallbacks* const table = new AwaitCallbacks;  // intentionally immortal
+    return *table;
+}
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
-/// The state of an await's completion callback. Unlike Event::on_complete's it holds no reference
-/// to the event (the driver passes the event to the callback and keeps it until then), so a
-/// callback still pending when the program ends holds no OpenCL object. The last of a
-/// suspension's callbacks resumes the coroutine.
+/// An await's completion callback. The driver is handed the callback's key in AwaitCallbacks
+/// and no OpenCL object (the driver passes the event to the callback and keeps it until then), so
+/// a callback still pending when the program ends holds nothing, and one the driver never calls
+/// is dropped when its await resumes. The last of a suspension's callbacks resumes the coroutine.
 struct AwaitCallback {
-    std::shared_ptr<Suspension> suspension;
-
-    static void CL_CALLBACK invoke(cl_event, cl_int, void* data) {
-        const std::unique_ptr<AwaitCallback> self(static_cast<AwaitCallback*>(data));
-        if (self->suspension->callbacks.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-            self->suspension->resume_once();
+    static void CL_CALLBACK invoke(cl_event, cl_int, void* key) {
+        const std::shared_ptr<Suspension> suspension = AwaitCallbacks::instance().take(key);
+        if (suspension && suspension->callbacks.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            suspension->resume_once();
         }
     }
 
     /// Sets the callback on `event` (clSetEventCallback, CL_COMPLETE).
-    static void set(const Event& event, std::shared_ptr<Suspension> suspension, OnError on_error) {
-        auto state = std::make_unique<AwaitCallback>(AwaitCallback{std::move(suspension)});
-        if (check(clSetEventCallback(event.get(), CL_COMPLETE, &invoke, state.get()),
-                  "clSetEventCallback", on_error)) {
-            (void)state.release();  // owned by the driver until the callback runs
+    static void set(const Event& event, const std::shared_ptr<Suspension>& suspension,
+                    OnError on_error) {
+        AwaitCallbacks& table = AwaitCallbacks::instance();
+        void* const key = table.add(suspension);
+        const cl_int code = clSetEventCallback(event.get(), CL_COMPLETE, &invoke, key);
+        if (code != CL_SUCCESS) [[unlikely]] {
+            (void)table.take(key);  // never handed to the driver: out before the report throws
+            (void)check(code, "clSetEventCallback", on_error);
         }
     }
 };

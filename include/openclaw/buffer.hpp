@@ -115,6 +115,10 @@ class Buffer {
                   "Buffer<T>: T must be trivially copyable (its bytes are copied to the device)");
     static_assert(!std::is_const_v<T> && !std::is_volatile_v<T>,
                   "Buffer<T>: T must not be cv-qualified; use ReadOnly access instead of const");
+    static_assert(!std::is_pointer_v<T> && !std::is_member_pointer_v<T>,
+                  "Buffer<T>: T must not be a pointer: a host address means nothing on the "
+                  "device; pass buffers to the kernel as arguments, or use SVM (SvmAllocator) "
+                  "for data that holds pointers");
     static_assert(AccessTag<Access>,
                   "Buffer<T, Access>: Access must be ReadOnly, WriteOnly or ReadWrite");
 

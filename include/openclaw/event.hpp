@@ -125,6 +125,11 @@ class WaitList {
 };
 
 namespace detail {
+/// The empty wait list every command defaults to: referred to, not made at each call.
+inline constexpr WaitList no_wait{};
+}  // namespace detail
+
+namespace detail {
 /// The event of a blocking command with a wait list, made when the caller asked for none: a
 /// failed event of the list must fail the command, but a driver may return CL_SUCCESS from a
 /// blocking command that never ran (PoCL 3.1 does, leaving the host memory stale; with an event
@@ -161,13 +166,11 @@ class BlockingWait {
     /// event of `wait` has failed. A driver may return the failed event's own status instead
     /// (NVIDIA 580 returns -5 from a read whose user event was failed with -5), which would
     /// read as the command's own error.
-    bool wait_failed(cl_int code, const WaitList& wait, const char* call,
-                     OnError on_error) const {
+    bool wait_failed(cl_int code, const WaitList& wait, const char* call, OnError on_error) const {
         return watch_ && list_failed(code, wait, call, on_error);
     }
     /// As wait_failed(), for a command that waited for `wait` itself (clWaitForEvents).
-    static bool list_failed(cl_int code, const WaitList& wait, const char* call,
-                            OnError on_error) {
+    static bool list_failed(cl_int code, const WaitList& wait, const char* call, OnError on_error) {
         return code != CL_SUCCESS && !list_ok(wait, call, on_error, code);
     }
     /// As after(), without reporting: for a caller that must undo something first (a map).
@@ -403,12 +406,19 @@ WaitList after(const Events&... events) {
     const auto add = [&list](const auto& item) {
         if constexpr (std::is_convertible_v<const decltype(item)&, const Event&>) {
             detail::WaitListAccess::add_deferred(list, item);
-        } else {
-            static_assert(detail::EventRange<std::remove_cvref_t<decltype(item)>>,
-                          "after(): pass Events or ranges of Events");
+        } else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(item)>, cl_event>) {
+            static_assert(detail::dependent_false<decltype(item)>,
+                          "after(): a raw cl_event is not an openclaw::Event: wrap it first, "
+                          "Event::retain(e) (the caller keeps its reference) or Event::adopt(e) "
+                          "(the Event takes it over)");
+        } else if constexpr (detail::EventRange<std::remove_cvref_t<decltype(item)>>) {
             for (const Event& event : item) {
                 detail::WaitListAccess::add_deferred(list, event);
             }
+        } else {
+            static_assert(detail::dependent_false<decltype(item)>,
+                          "after(): pass openclaw::Events or ranges of them (a vector, array or "
+                          "span of Event)");
         }
     };
     (add(events), ...);

@@ -63,6 +63,10 @@ struct FixedString;
 
 namespace detail {
 
+/// False for any types: a static_assert in a template that only a mistake instantiates.
+template <class...>
+inline constexpr bool dependent_false = false;
+
 template <class B>
 inline constexpr bool is_buffer = false;
 template <class T, class A>

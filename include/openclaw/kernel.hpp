@@ -410,6 +410,16 @@ class Kernel : public KernelBase {
     /// compares them with the device's CL_DEVICE_LOCAL_MEM_SIZE before the driver sees them).
     std::size_t local_bytes() const noexcept { return cache_ ? cache_->local_total : 0; }
 
+    /// \private True when a launch finds nothing to refuse in what this kernel holds: every
+    /// argument set, their LocalMem within `local_limit` bytes, nothing mapped anywhere. When
+    /// false, Queue::enqueue makes the checks one by one (check_unmapped, check_arguments_set,
+    /// local_bytes) to say which failed.
+    bool launch_ready(std::size_t local_limit) const noexcept {
+        const ArgCache* cache = cache_.get();
+        return cache != nullptr && (cache->set & all_set) == all_set &&
+               cache->local_total <= local_limit && !detail::map_registry.any();
+    }
+
     /// False (after reporting which argument is not set yet) when a launch would find an unset
     /// argument (Queue::enqueue calls it; one compare).
     bool check_arguments_set(OnError on_error) const {
@@ -666,17 +676,17 @@ class DynamicKernel : public KernelBase {
   public:
     /// An empty kernel; assign one from Program::kernel before use.
     DynamicKernel() = default;
-    /// Shares the cl_kernel (and its argument values) with `other`.
+    /// Shares the cl_kernel, its argument values and their record with `other`.
     DynamicKernel(const DynamicKernel&) = default;
     /// Takes `other`'s kernel and argument record; `other` is left empty.
     DynamicKernel(DynamicKernel&&) noexcept = default;
-    /// Shares `other`'s cl_kernel (and its argument values).
+    /// Shares `other`'s cl_kernel, its argument values and their record.
     DynamicKernel& operator=(const DynamicKernel&) = default;
     /// Takes `other`'s kernel and argument record (a self-move keeps both).
     DynamicKernel& operator=(DynamicKernel&& other) noexcept {
         if (this != &other) {
             KernelBase::operator=(std::move(other));
-            bound_ = std::move(other.bound_);
+            record_ = std::move(other.record_);
         }
         return *this;
     }
@@ -698,7 +708,7 @@ class DynamicKernel : public KernelBase {
     }
 
     /// The number of parameters.
-    std::size_t arity() const noexcept { return bound_.size(); }
+    std::size_t arity() const noexcept { return record_ ? record_->bound.size() : 0; }
     /// True when the driver described the parameters, so set_args checks more than the count.
     bool has_arg_info() const noexcept { return get() != nullptr && description().arg_info; }
     /// The parameter list as the driver describes it, e.g. "(__global const float* a, uint n)";
@@ -736,21 +746,24 @@ class DynamicKernel : public KernelBase {
     [[nodiscard]] DynamicKernel clone(OnError on_error = {}) const {
         bool cloned = false;
         DynamicKernel copy(copy_of(cloned, on_error));
-        if (cloned && copy) {
-            copy.bound_ = bound_;  // the argument values came along
+        if (cloned && copy && record_) {
+            *copy.record_ = *record_;  // the argument values came along
         }
         return copy;
     }
+
+    /// The bytes of local memory the LocalMem arguments set so far ask for (Queue::enqueue
+    /// compares them with the device's CL_DEVICE_LOCAL_MEM_SIZE before the driver sees them).
+    std::size_t local_bytes() const noexcept { return record_ ? record_->local_total : 0; }
 
     /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
     /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
     /// when nothing is mapped).
     bool check_unmapped(OnError on_error = {}) const {
-        if (detail::map_registry.any()) [[unlikely]] {
-            for (const Bound& bound : bound_) {
-                if (bound.mem != nullptr &&
-                    !detail::map_registry.check(bound.mem, bound.use, "clEnqueueNDRangeKernel",
-                                                on_error)) {
+        if (detail::map_registry.any() && record_) [[unlikely]] {
+            for (const Bound& bound : record_->bound) {
+                if (bound.mem && !detail::map_registry.check(bound.mem.get(), bound.use,
+                                                             "clEnqueueNDRangeKernel", on_error)) {
                     return false;
                 }
             }
@@ -759,15 +772,39 @@ class DynamicKernel : public KernelBase {
     }
 
   private:
+    // A memory object bound to an argument (retained: a launch after the buffer object was
+    // destroyed still finds the memory), and how the kernel uses it; LocalMem bytes.
     struct Bound {
-        cl_mem mem = nullptr;
+        detail::Handle<cl_mem> mem;
         detail::Use use = detail::Use::read;
+        std::size_t local = 0;
+    };
+    // What this kernel's (and its copies') arguments are set to.
+    struct Record {
+        std::vector<Bound> bound;
+        std::size_t local_total = 0;
+        // Set while one thread sets arguments: another thread at the same time is refused.
+        std::atomic<bool> busy{false};
+
+        explicit Record(std::size_t count) : bound(count) {}
+        Record(const Record&) = delete;
+        // The argument record, not the busy flag.
+        Record& operator=(const Record& other) {
+            bound = other.bound;
+            local_total = other.local_total;
+            return *this;
+        }
+    };
+    // Clears the busy flag when the arguments are set (or setting failed).
+    struct Busy {
+        std::atomic<bool>& flag;
+        ~Busy() { flag.store(false, std::memory_order_release); }
     };
 
     explicit DynamicKernel(detail::MadeKernel made) : KernelBase(std::move(made)) {
         if (get() != nullptr) {
             // Sized once: set_args allocates nothing.
-            bound_.resize(description().arg_count);
+            record_ = std::make_shared<Record>(description().arg_count);
         }
     }
 
@@ -776,7 +813,11 @@ class DynamicKernel : public KernelBase {
         static_assert((detail::DynamicArgument<Args> && ...),
                       "DynamicKernel::set_args: pass buffers, LocalMem<T>{count}, svm(p) or "
                       "trivially copyable values (not pointers, arrays or bool)");
-        if (sizeof...(Args) != bound_.size() || get() == nullptr) [[unlikely]] {
+        if (get() == nullptr) [[unlikely]] {
+            refuse_empty("clSetKernelArg", on_error);
+            return *this;
+        }
+        if (sizeof...(Args) != record_->bound.size()) [[unlikely]] {
             wrong_count(sizeof...(Args), on_error);
             return *this;
         }
@@ -786,8 +827,14 @@ class DynamicKernel : public KernelBase {
                 return *this;
             }
         }
+        Record& record = *record_;
+        if (record.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+            (void)shared_between_threads(on_error);
+            return *this;
+        }
+        const Busy busy{record.busy};  // cleared however this ends (a failure may throw)
         cl_uint index = 0;
-        (void)(set_one(index++, args, on_error) && ...);
+        (void)(set_one(record, index++, args, on_error) && ...);
         return *this;
     }
 
@@ -800,14 +847,20 @@ class DynamicKernel : public KernelBase {
             refuse_empty("clSetKernelArg", on_error);
             return *this;
         }
-        if (index >= bound_.size()) [[unlikely]] {
+        if (index >= record_->bound.size()) [[unlikely]] {
             index_past_end(index, on_error);
             return *this;
         }
         if (description().arg_info && !check_argument<Arg>(index, on_error)) {
             return *this;
         }
-        set_one(index, arg, on_error);
+        Record& record = *record_;
+        if (record.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+            (void)shared_between_threads(on_error);
+            return *this;
+        }
+        const Busy busy{record.busy};
+        set_one(record, index, arg, on_error);
         return *this;
     }
 
@@ -836,7 +889,7 @@ class DynamicKernel : public KernelBase {
     }
 
     template <class Arg>
-    bool set_one(cl_uint index, const Arg& arg, OnError on_error) {
+    bool set_one(Record& record, cl_uint index, const Arg& arg, OnError on_error) {
         bool ok = false;
         detail::Use use = detail::Use::read;
         std::size_t local_element = 0;
@@ -845,7 +898,26 @@ class DynamicKernel : public KernelBase {
         } else if constexpr (detail::is_local_mem<Arg>) {
             local_element = sizeof(typename Arg::value_type);
         }
-        bound_[index] = {set_common(index, arg, use, local_element, ok, on_error), use};
+        const cl_mem set = set_common(index, arg, use, local_element, ok, on_error);
+        Bound& bound = record.bound[index];
+        if (set == nullptr) {
+            bound.mem.reset();
+        } else if (bound.mem.get() != set) {  // the same buffer again is held already
+            bound.mem = detail::Handle<cl_mem>::retain(set, on_error);
+        }
+        bound.use = use;
+        std::size_t local = 0;
+        if constexpr (detail::is_local_mem<Arg>) {
+            local = ok ? arg.count * local_element : 0;  // checked by set_local
+        }
+        if (local != bound.local) {
+            bound.local = local;
+            std::size_t total = 0;  // saturates: any sum past size_t exceeds every device
+            for (const Bound& each : record.bound) {
+                total = each.local > ~std::size_t{0} - total ? ~std::size_t{0} : total + each.local;
+            }
+            record.local_total = total;
+        }
         return ok;
     }
 
@@ -854,8 +926,8 @@ class DynamicKernel : public KernelBase {
     [[gnu::cold]] bool argument_failed(cl_uint index, const detail::HostArg& host, cl_int code,
                                        const std::string& reason, OnError on_error) const;
 
-    // The buffers last bound through this object, for the launch-time mapping check.
-    std::vector<Bound> bound_;
+    // Shared by copies (they share the cl_kernel and its argument values).
+    std::shared_ptr<Record> record_;
 };
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
@@ -1124,15 +1196,15 @@ OPENCLAW_INLINE std::string DynamicKernel::signature() const {
         return;
     }
     detail::fail(on_error, CL_INVALID_KERNEL_ARGS, "clSetKernelArg",
-                 detail::concat("set_args: kernel \"", description().name, "\" takes ",
-                                bound_.size(), " arguments, ", given, " given ", signature()));
+                 detail::concat("set_args: kernel \"", description().name, "\" takes ", arity(),
+                                " arguments, ", given, " given ", signature()));
 }
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void DynamicKernel::index_past_end(
     cl_uint index, OnError on_error) const {
     detail::fail(on_error, CL_INVALID_ARG_INDEX, "clSetKernelArg",
                  detail::concat("argument ", index, " of kernel \"", description().name,
-                                "\": the kernel has ", bound_.size(), " parameters"));
+                                "\": the kernel has ", arity(), " parameters"));
 }
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool DynamicKernel::argument_failed(

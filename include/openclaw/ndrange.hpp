@@ -30,6 +30,23 @@ class NDRange {
         cl_uint d = 0;
         ((sizes_[d] = to_size(sizes, d), ++d), ...);
     }
+    /// Refused at compile time: anything but one to three integer sizes.
+    template <class... Sizes>
+    requires(sizeof...(Sizes) >= 1 &&
+             !(sizeof...(Sizes) == 1 &&
+               (std::is_same_v<std::remove_cvref_t<Sizes>, NDRange> && ...)) &&
+             !(sizeof...(Sizes) <= 3 && (std::integral<Sizes> && ...) &&
+               (!std::same_as<Sizes, bool> && ...))) constexpr NDRange(Sizes...) noexcept {
+        static_assert(
+            sizeof...(Sizes) <= 3,
+            "NDRange: a launch has one to three dimensions (OpenCL's "
+            "CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS is 3 at least, and clEnqueueNDRangeKernel "
+            "takes no more here); fold the extra dimensions into one");
+        static_assert((std::integral<Sizes> && ...),
+                      "NDRange: sizes are integers (work-items per dimension); a floating-point "
+                      "size must be rounded by the caller first, e.g. NDRange{std::size_t(n)}");
+        static_assert((!std::same_as<Sizes, bool> && ...), "NDRange: a size cannot be a bool");
+    }
 
     /// The number of dimensions (work_dim); 0 for an empty range.
     constexpr cl_uint dimensions() const noexcept { return dims_; }
@@ -54,6 +71,8 @@ class NDRange {
         }
         return n;
     }
+    /// \private The sizes, even when empty (data() gives null then).
+    constexpr const std::size_t* sizes() const noexcept { return sizes_.data(); }
     /// The sizes as the C API takes them; nullptr for an empty range.
     constexpr const std::size_t* data() const noexcept {
         return dims_ == 0 ? nullptr : sizes_.data();
@@ -121,5 +140,10 @@ class GlobalOffset {
   private:
     NDRange values_;
 };
+
+namespace detail {
+/// The empty NDRange a launch's local size defaults to: referred to, not made at each call.
+inline constexpr NDRange no_range{};
+}  // namespace detail
 
 OPENCLAW_END_NAMESPACE

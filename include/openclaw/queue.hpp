@@ -77,6 +77,33 @@ template <class Host, class T>
 concept HostSource = (is_pinned<std::remove_cvref_t<Host>> &&
                       std::is_same_v<typename std::remove_cvref_t<Host>::value_type, T>) ||
                      std::is_convertible_v<Host&&, std::span<const T>>;
+/// Host memory of some element type: a PinnedBuffer, or what has std::data and std::size (a
+/// vector, array, span); what the refusals of a mismatched transfer recognise.
+template <class Host>
+concept HostMemory = is_pinned<std::remove_cvref_t<Host>> || requires(Host& host) {
+    std::data(host);
+    std::size(host);
+};
+/// True when host memory's elements are T (const or not).
+template <class Host, class T>
+inline constexpr bool same_element = [] {
+    if constexpr (is_pinned<std::remove_cvref_t<Host>>) {
+        return std::is_same_v<typename std::remove_cvref_t<Host>::value_type, T>;
+    } else {
+        return std::is_same_v<
+            std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<Host&>()))>>, T>;
+    }
+}();
+/// `host` as a span of T, or an empty span when it is not one (after a static_assert has said
+/// why: nothing else fails).
+template <class T, class Host>
+std::span<T> host_span(Host&& host) noexcept {
+    if constexpr (std::is_convertible_v<Host&&, std::span<T>>) {
+        return std::span<T>(std::forward<Host>(host));
+    } else {
+        return {};
+    }
+}
 /// A Buffer or a BufferSlice (buffer.slice(offset, count)).
 template <class R>
 concept BufferRegion = is_buffer_region<std::remove_cvref_t<R>>;
@@ -147,20 +174,22 @@ class Queue {
     /// `kernel.set_args(...)` returns the kernel, so `queue.enqueue(k.set_args(a, b),
     /// NDRange{n})` binds and launches in one expression.
     template <std::derived_from<KernelBase> K>
-    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = {},
-                 const WaitList& wait = {}, OnError on_error = {}) const {
+    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = detail::no_range,
+                 const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
         launch(kernel, global, local, wait, nullptr, on_error);
     }
     /// As enqueue(), returning the launch's Event (empty if the launch failed).
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent,
-                                const WaitList& wait = {}, OnError on_error = {}) const {
+                                const WaitList& wait = detail::no_wait,
+                                OnError on_error = {}) const {
         return enqueue(kernel, global, NDRange{}, with_event, wait, on_error);
     }
     /// As enqueue() with a local size, returning the launch's Event (empty if the launch failed).
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
-                                WithEvent, const WaitList& wait = {}, OnError on_error = {}) const {
+                                WithEvent, const WaitList& wait = detail::no_wait,
+                                OnError on_error = {}) const {
         cl_event raw = nullptr;
         launch(kernel, global, local, wait, &raw, on_error);
         return Event::adopt(raw);
@@ -171,7 +200,7 @@ class Queue {
     /// dimensions, and offset + global must stay within size_t.
     template <std::derived_from<KernelBase> K>
     void enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
-                 const NDRange& local = {}, const WaitList& wait = {},
+                 const NDRange& local = detail::no_range, const WaitList& wait = detail::no_wait,
                  OnError on_error = {}) const {
         if (check_offset(offset.values(), global, on_error)) [[likely]] {
             launch(kernel, global, local, wait, nullptr, on_error, offset.values().data());
@@ -180,19 +209,31 @@ class Queue {
     /// As the launch with an offset above, returning the launch's Event.
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
-                                WithEvent, const WaitList& wait = {}, OnError on_error = {}) const {
+                                WithEvent, const WaitList& wait = detail::no_wait,
+                                OnError on_error = {}) const {
         return enqueue(kernel, offset, global, NDRange{}, with_event, wait, on_error);
     }
     /// As the launch with an offset and a local size above, returning the launch's Event.
     template <std::derived_from<KernelBase> K>
     [[nodiscard]] Event enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
-                                const NDRange& local, WithEvent, const WaitList& wait = {},
+                                const NDRange& local, WithEvent,
+                                const WaitList& wait = detail::no_wait,
                                 OnError on_error = {}) const {
         cl_event raw = nullptr;
         if (check_offset(offset.values(), global, on_error)) [[likely]] {
             launch(kernel, global, local, wait, &raw, on_error, offset.values().data());
         }
         return Event::adopt(raw);
+    }
+
+    /// Refused at compile time: enqueue launches kernels.
+    template <class K, class... Rest>
+    requires(!std::derived_from<std::remove_cvref_t<K>, KernelBase>) void enqueue(const K&,
+                                                                                  Rest&&...) const {
+        static_assert(detail::dependent_false<K>,
+                      "queue.enqueue(kernel, NDRange{...}): the first argument must be a kernel "
+                      "(Kernel<...> or DynamicKernel); memory moves with queue.read, write, copy "
+                      "and fill");
     }
 
     // ---- buffer commands (defined in buffer.hpp) -----------------------------------------
@@ -207,18 +248,19 @@ class Queue {
     /// through pinned buffers (QueueOptions::staging).
     template <detail::BufferRegion Region, class Host>
     requires detail::HostDestination<Host, typename Region::value_type>
-    void read(const Region& src, Host&& dst, const WaitList& wait = {},
+    void read(const Region& src, Host&& dst, const WaitList& wait = detail::no_wait,
               OnError on_error = {}) const;
     /// As read(), returning the (completed) command's Event, e.g. for its profile.
     template <detail::BufferRegion Region, class Host>
     requires detail::HostDestination<Host, typename Region::value_type>
-    [[nodiscard]] Event read(const Region& src, Host&& dst, WithEvent, const WaitList& wait = {},
-                             OnError on_error = {}) const;
+    [[nodiscard]] Event read(const Region& src, Host&& dst, WithEvent,
+                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Starts reading the region into pinned memory and returns at once; `dst` waits for the
     /// command before its memory goes (its destructor, or dst.wait()).
     template <detail::BufferRegion Region>
     [[nodiscard]] Event read(const Region& src, PinnedBuffer<typename Region::value_type>& dst,
-                             Nonblocking, const WaitList& wait = {}, OnError on_error = {}) const;
+                             Nonblocking, const WaitList& wait = detail::no_wait,
+                             OnError on_error = {}) const;
     /// Refused at compile time: memory the queue does not own is transferred only blocking.
     template <detail::BufferRegion Region, class Host>
     requires(!detail::is_pinned<std::remove_cvref_t<Host>>) void read(const Region&, Host&&,
@@ -230,28 +272,44 @@ class Queue {
                       "could be freed under the command: pass a PinnedBuffer, or call "
                       "queue.read(region, nonblocking) for a HostTransfer that owns its vector");
     }
+    /// Refused at compile time: host memory that cannot take the region's elements.
+    template <detail::BufferRegion Region, class Host, class... Rest>
+    requires(
+        detail::HostMemory<Host> &&
+        !detail::HostDestination<Host, typename Region::value_type>) void read(const Region&,
+                                                                               Host&&,
+                                                                               Rest&&...) const {
+        static_assert(detail::same_element<Host, typename Region::value_type>,
+                      "queue.read(region, dst): dst holds another element type than the buffer: "
+                      "read into a vector, array, span or PinnedBuffer of the buffer's value_type "
+                      "(or view the buffer as another type with buffer.as<U>())");
+        static_assert(!detail::same_element<Host, typename Region::value_type>,
+                      "queue.read(region, dst): dst is read-only (const) host memory: a read "
+                      "writes into it");
+    }
     /// Starts reading the region into a vector the returned HostTransfer owns; get() waits and
     /// hands it over. The memory cannot be freed under the command.
     template <detail::BufferRegion Region>
-    [[nodiscard]] HostTransfer<typename Region::value_type> read(const Region& src, Nonblocking,
-                                                                 const WaitList& wait = {},
-                                                                 OnError on_error = {}) const;
+    [[nodiscard]] HostTransfer<typename Region::value_type> read(
+        const Region& src, Nonblocking, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
 
     /// Writes `src` (a span, vector or PinnedBuffer of at most the region's size) over the
     /// start of the region; blocking (staged like read()).
     template <detail::BufferRegion Region, class Host>
     requires detail::HostSource<Host, typename Region::value_type>
-    void write(const Region& dst, Host&& src, const WaitList& wait = {},
+    void write(const Region& dst, Host&& src, const WaitList& wait = detail::no_wait,
                OnError on_error = {}) const;
     /// As write(), returning the (completed) command's Event.
     template <detail::BufferRegion Region, class Host>
     requires detail::HostSource<Host, typename Region::value_type>
-    [[nodiscard]] Event write(const Region& dst, Host&& src, WithEvent, const WaitList& wait = {},
-                              OnError on_error = {}) const;
+    [[nodiscard]] Event write(const Region& dst, Host&& src, WithEvent,
+                              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Starts writing pinned memory over the region and returns at once (see read()).
     template <detail::BufferRegion Region>
     [[nodiscard]] Event write(const Region& dst, PinnedBuffer<typename Region::value_type>& src,
-                              Nonblocking, const WaitList& wait = {}, OnError on_error = {}) const;
+                              Nonblocking, const WaitList& wait = detail::no_wait,
+                              OnError on_error = {}) const;
     /// Refused at compile time: memory the queue does not own is transferred only blocking.
     template <detail::BufferRegion Region, class Host>
     requires(!detail::is_pinned<std::remove_cvref_t<Host>> &&
@@ -265,103 +323,117 @@ class Queue {
                       "could be freed under the command: pass a PinnedBuffer, or move a vector in "
                       "(queue.write(region, std::move(v), nonblocking)) for a HostTransfer");
     }
+    /// Refused at compile time: host memory of another element type than the region's.
+    template <detail::BufferRegion Region, class Host, class... Rest>
+    requires(detail::HostMemory<Host> &&
+             !detail::HostSource<Host, typename Region::value_type>) void write(const Region&,
+                                                                                Host&&,
+                                                                                Rest&&...) const {
+        static_assert(detail::dependent_false<Host>,
+                      "queue.write(region, src): src holds another element type than the buffer: "
+                      "write from a vector, array, span or PinnedBuffer of the buffer's "
+                      "value_type (or view the buffer as another type with buffer.as<U>())");
+    }
     /// Starts writing `src`, which the returned HostTransfer keeps until the command is done.
     template <detail::BufferRegion Region>
     [[nodiscard]] HostTransfer<typename Region::value_type> write(
         const Region& dst, std::vector<typename Region::value_type>&& src, Nonblocking,
-        const WaitList& wait = {}, OnError on_error = {}) const;
+        const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
 
     /// Copies the source region to the start of the destination region, which must hold it
     /// (clEnqueueCopyBuffer; enqueued, the buffers are the device's).
     template <detail::BufferRegion Source, detail::BufferRegion Destination>
-    void copy(const Source& src, const Destination& dst, const WaitList& wait = {},
+    void copy(const Source& src, const Destination& dst, const WaitList& wait = detail::no_wait,
               OnError on_error = {}) const;
     /// As copy(), returning the command's Event.
     template <detail::BufferRegion Source, detail::BufferRegion Destination>
     [[nodiscard]] Event copy(const Source& src, const Destination& dst, WithEvent,
-                             const WaitList& wait = {}, OnError on_error = {}) const;
+                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
 
     /// Sets every element of the region to `value` (clEnqueueFillBuffer; enqueued: the pattern
     /// is copied at once).
     template <detail::BufferRegion Region>
     void fill(const Region& dst, const typename Region::value_type& value,
-              const WaitList& wait = {}, OnError on_error = {}) const;
+              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As fill(), returning the command's Event.
     template <detail::BufferRegion Region>
     [[nodiscard]] Event fill(const Region& dst, const typename Region::value_type& value, WithEvent,
-                             const WaitList& wait = {}, OnError on_error = {}) const;
+                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
 
     /// Maps the region for reading (blocking): a view over const T that unmaps itself.
     template <detail::BufferRegion Region>
     [[nodiscard]] MappedSpan<const typename Region::value_type> map_read(
-        const Region& region, const WaitList& wait = {}, OnError on_error = {}) const;
+        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Maps the region for writing (CL_MAP_WRITE: what the host leaves keeps its contents).
     template <detail::BufferRegion Region>
-    [[nodiscard]] MappedSpan<typename Region::value_type> map_write(const Region& region,
-                                                                    const WaitList& wait = {},
-                                                                    OnError on_error = {}) const;
+    [[nodiscard]] MappedSpan<typename Region::value_type> map_write(
+        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Maps the region for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
     /// undefined; write every element).
     template <detail::BufferRegion Region>
-    [[nodiscard]] MappedSpan<typename Region::value_type> map_discard(const Region& region,
-                                                                      const WaitList& wait = {},
-                                                                      OnError on_error = {}) const;
+    [[nodiscard]] MappedSpan<typename Region::value_type> map_discard(
+        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Maps the region for reading and writing.
     template <detail::BufferRegion Region>
     [[nodiscard]] MappedSpan<typename Region::value_type> map_read_write(
-        const Region& region, const WaitList& wait = {}, OnError on_error = {}) const;
+        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As map_read(), with the map command's Event: `auto [view, event] = queue.map_read(region,
     /// openclaw::with_event)`.
     template <detail::BufferRegion Region>
     [[nodiscard]] std::pair<MappedSpan<const typename Region::value_type>, Event> map_read(
-        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
     /// As map_write(), with the map command's Event: `auto [view, event] = queue.map_write(region,
     /// openclaw::with_event)`.
     template <detail::BufferRegion Region>
     [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_write(
-        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
     /// As map_discard(), with the map command's Event: `auto [view, event] =
     /// queue.map_discard(region, openclaw::with_event)`.
     template <detail::BufferRegion Region>
     [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_discard(
-        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
     /// As map_read_write(), with the map command's Event: `auto [view, event] =
     /// queue.map_read_write(region, openclaw::with_event)`.
     template <detail::BufferRegion Region>
     [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_read_write(
-        const Region& region, WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
 
     /// Reads a rectangular box of `src` into `dst` (clEnqueueReadBufferRect; blocking):
     /// `rect.source` places it in the buffer, `rect.destination` in `dst`, in elements.
     template <class T, class A, class Host>
     requires detail::HostDestination<Host, T>
-    void read(const Buffer<T, A>& src, const Rect& rect, Host&& dst, const WaitList& wait = {},
-              OnError on_error = {}) const;
+    void read(const Buffer<T, A>& src, const Rect& rect, Host&& dst,
+              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As the rectangular read, returning the command's Event.
     template <class T, class A, class Host>
     requires detail::HostDestination<Host, T>
     [[nodiscard]] Event read(const Buffer<T, A>& src, const Rect& rect, Host&& dst, WithEvent,
-                             const WaitList& wait = {}, OnError on_error = {}) const;
+                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Writes a rectangular box of `src` into `dst` (clEnqueueWriteBufferRect; blocking):
     /// `rect.source` places it in `src`, `rect.destination` in the buffer.
     template <class T, class A, class Host>
     requires detail::HostSource<Host, T>
-    void write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, const WaitList& wait = {},
-               OnError on_error = {}) const;
+    void write(const Buffer<T, A>& dst, const Rect& rect, Host&& src,
+               const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As the rectangular write, returning the command's Event.
     template <class T, class A, class Host>
     requires detail::HostSource<Host, T>
     [[nodiscard]] Event write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, WithEvent,
-                              const WaitList& wait = {}, OnError on_error = {}) const;
+                              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Copies a rectangular box between buffers (clEnqueueCopyBufferRect; enqueued). The box
     /// is a Rect by name (a bare `{}` there is the whole-buffer copy's wait list).
     template <class T, class A, class B, std::same_as<Rect> R>
     void copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
-              const WaitList& wait = {}, OnError on_error = {}) const;
+              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As the rectangular copy, returning the command's Event.
     template <class T, class A, class B, std::same_as<Rect> R>
     [[nodiscard]] Event copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
-                             WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+                             WithEvent, const WaitList& wait = detail::no_wait,
+                             OnError on_error = {}) const;
 
     /// Moves a buffer or image to this queue's device ahead of its use, or with `options` to
     /// the host, contents undefined (clEnqueueMigrateMemObjects; enqueued). A wait list comes
@@ -370,13 +442,13 @@ class Queue {
     requires(detail::is_buffer<Memory> ||
              detail::is_image<Memory>) void migrate(const Memory& memory,
                                                     const MigrateOptions& options = {},
-                                                    const WaitList& wait = {},
+                                                    const WaitList& wait = detail::no_wait,
                                                     OnError on_error = {}) const;
     /// As migrate() with `options`, returning the command's Event.
     template <class Memory>
     requires(detail::is_buffer<Memory> || detail::is_image<Memory>) [[nodiscard]] Event
         migrate(const Memory& memory, const MigrateOptions& options, WithEvent,
-                const WaitList& wait = {}, OnError on_error = {}) const;
+                const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
 
     // ---- image commands (image.hpp): the image, an optional ImageRegion, host memory ------
     // Host memory is a contiguous range of the image's pixel host type (a vector, array, span);
@@ -386,24 +458,34 @@ class Queue {
     /// Reads the whole image into host memory (blocking; see image.hpp for the layout).
     template <class Image, class Host>
     requires detail::is_image<Image>
-    void read(const Image& image, Host&& dst, const WaitList& wait = {},
+    void read(const Image& image, Host&& dst, const WaitList& wait = detail::no_wait,
               OnError on_error = {}) const {
         read(image, image.whole(), std::forward<Host>(dst), wait, on_error);
     }
     /// Reads `region` of the image into host memory (blocking).
     template <class Image, class Host>
     requires detail::is_image<Image>
-    void read(const Image& image, const ImageRegion& region, Host&& dst, const WaitList& wait = {},
-              OnError on_error = {}) const {
-        const std::span<typename Image::host_type> host(dst);
+    void read(const Image& image, const ImageRegion& region, Host&& dst,
+              const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
+        static_assert(std::is_convertible_v<Host&&, std::span<typename Image::host_type>>,
+                      "queue.read(image, ...): the host memory must be a writable vector, array "
+                      "or span of the image's pixel type, Image::host_type (cl_uchar4 for an "
+                      "RGBA8 image, float for R32F)");
+        const std::span<typename Image::host_type> host(
+            detail::host_span<typename Image::host_type>(dst));
         image.transfer(true, *this, region, host.data(), host.size(), wait, nullptr, on_error);
     }
     /// As the image read of `region`, returning the command's Event.
     template <class Image, class Host>
     requires detail::is_image<Image>
     [[nodiscard]] Event read(const Image& image, const ImageRegion& region, Host&& dst, WithEvent,
-                             const WaitList& wait = {}, OnError on_error = {}) const {
-        const std::span<typename Image::host_type> host(dst);
+                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
+        static_assert(std::is_convertible_v<Host&&, std::span<typename Image::host_type>>,
+                      "queue.read(image, ...): the host memory must be a writable vector, array "
+                      "or span of the image's pixel type, Image::host_type (cl_uchar4 for an "
+                      "RGBA8 image, float for R32F)");
+        const std::span<typename Image::host_type> host(
+            detail::host_span<typename Image::host_type>(dst));
         cl_event raw = nullptr;
         image.transfer(true, *this, region, host.data(), host.size(), wait, &raw, on_error);
         return Event::adopt(raw);
@@ -411,24 +493,34 @@ class Queue {
     /// Writes host memory over the whole image (blocking).
     template <class Image, class Host>
     requires detail::is_image<Image>
-    void write(const Image& image, Host&& src, const WaitList& wait = {},
+    void write(const Image& image, Host&& src, const WaitList& wait = detail::no_wait,
                OnError on_error = {}) const {
         write(image, image.whole(), std::forward<Host>(src), wait, on_error);
     }
     /// Writes host memory over `region` of the image (blocking).
     template <class Image, class Host>
     requires detail::is_image<Image>
-    void write(const Image& image, const ImageRegion& region, Host&& src, const WaitList& wait = {},
-               OnError on_error = {}) const {
-        const std::span<const typename Image::host_type> host(src);
+    void write(const Image& image, const ImageRegion& region, Host&& src,
+               const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
+        static_assert(std::is_convertible_v<Host&&, std::span<const typename Image::host_type>>,
+                      "queue.write(image, ...): the host memory must be a vector, array or span "
+                      "of the image's pixel type, Image::host_type (cl_uchar4 for an RGBA8 image, "
+                      "float for R32F)");
+        const std::span<const typename Image::host_type> host(
+            detail::host_span<const typename Image::host_type>(src));
         image.transfer(false, *this, region, host.data(), host.size(), wait, nullptr, on_error);
     }
     /// As the image write of `region`, returning the command's Event.
     template <class Image, class Host>
     requires detail::is_image<Image>
     [[nodiscard]] Event write(const Image& image, const ImageRegion& region, Host&& src, WithEvent,
-                              const WaitList& wait = {}, OnError on_error = {}) const {
-        const std::span<const typename Image::host_type> host(src);
+                              const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
+        static_assert(std::is_convertible_v<Host&&, std::span<const typename Image::host_type>>,
+                      "queue.write(image, ...): the host memory must be a vector, array or span "
+                      "of the image's pixel type, Image::host_type (cl_uchar4 for an RGBA8 image, "
+                      "float for R32F)");
+        const std::span<const typename Image::host_type> host(
+            detail::host_span<const typename Image::host_type>(src));
         cl_event raw = nullptr;
         image.transfer(false, *this, region, host.data(), host.size(), wait, &raw, on_error);
         return Event::adopt(raw);
@@ -436,7 +528,7 @@ class Queue {
     /// Maps the whole image for reading: a MappedImage of const pixels (blocking).
     template <class Image>
     requires detail::is_image<Image>
-    [[nodiscard]] auto map_read(const Image& image, const WaitList& wait = {},
+    [[nodiscard]] auto map_read(const Image& image, const WaitList& wait = detail::no_wait,
                                 OnError on_error = {}) const {
         return map_read(image, image.whole(), wait, on_error);
     }
@@ -444,14 +536,15 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region,
-                                const WaitList& wait = {}, OnError on_error = {}) const {
+                                const WaitList& wait = detail::no_wait,
+                                OnError on_error = {}) const {
         return image.template map<const typename Image::host_type>(*this, region, CL_MAP_READ, wait,
                                                                    nullptr, on_error);
     }
     /// Maps the whole image for writing (CL_MAP_WRITE) (blocking).
     template <class Image>
     requires detail::is_image<Image>
-    [[nodiscard]] auto map_write(const Image& image, const WaitList& wait = {},
+    [[nodiscard]] auto map_write(const Image& image, const WaitList& wait = detail::no_wait,
                                  OnError on_error = {}) const {
         return map_write(image, image.whole(), wait, on_error);
     }
@@ -459,14 +552,15 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region,
-                                 const WaitList& wait = {}, OnError on_error = {}) const {
+                                 const WaitList& wait = detail::no_wait,
+                                 OnError on_error = {}) const {
         return image.template map<typename Image::host_type>(*this, region, CL_MAP_WRITE, wait,
                                                              nullptr, on_error);
     }
     /// Maps the whole image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION) (blocking).
     template <class Image>
     requires detail::is_image<Image>
-    [[nodiscard]] auto map_discard(const Image& image, const WaitList& wait = {},
+    [[nodiscard]] auto map_discard(const Image& image, const WaitList& wait = detail::no_wait,
                                    OnError on_error = {}) const {
         return map_discard(image, image.whole(), wait, on_error);
     }
@@ -474,14 +568,15 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region,
-                                   const WaitList& wait = {}, OnError on_error = {}) const {
+                                   const WaitList& wait = detail::no_wait,
+                                   OnError on_error = {}) const {
         return image.template map<typename Image::host_type>(
             *this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, nullptr, on_error);
     }
     /// Maps the whole image for reading and writing (blocking).
     template <class Image>
     requires detail::is_image<Image>
-    [[nodiscard]] auto map_read_write(const Image& image, const WaitList& wait = {},
+    [[nodiscard]] auto map_read_write(const Image& image, const WaitList& wait = detail::no_wait,
                                       OnError on_error = {}) const {
         return map_read_write(image, image.whole(), wait, on_error);
     }
@@ -489,7 +584,8 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region,
-                                      const WaitList& wait = {}, OnError on_error = {}) const {
+                                      const WaitList& wait = detail::no_wait,
+                                      OnError on_error = {}) const {
         return image.template map<typename Image::host_type>(
             *this, region, CL_MAP_READ | CL_MAP_WRITE, wait, nullptr, on_error);
     }
@@ -498,7 +594,8 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region, WithEvent,
-                                const WaitList& wait = {}, OnError on_error = {}) const {
+                                const WaitList& wait = detail::no_wait,
+                                OnError on_error = {}) const {
         return map_with_event<const typename Image::host_type>(image, region, CL_MAP_READ, wait,
                                                                on_error);
     }
@@ -506,7 +603,8 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region, WithEvent,
-                                 const WaitList& wait = {}, OnError on_error = {}) const {
+                                 const WaitList& wait = detail::no_wait,
+                                 OnError on_error = {}) const {
         return map_with_event<typename Image::host_type>(image, region, CL_MAP_WRITE, wait,
                                                          on_error);
     }
@@ -514,7 +612,8 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region, WithEvent,
-                                   const WaitList& wait = {}, OnError on_error = {}) const {
+                                   const WaitList& wait = detail::no_wait,
+                                   OnError on_error = {}) const {
         return map_with_event<typename Image::host_type>(
             image, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, on_error);
     }
@@ -522,7 +621,8 @@ class Queue {
     template <class Image>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region, WithEvent,
-                                      const WaitList& wait = {}, OnError on_error = {}) const {
+                                      const WaitList& wait = detail::no_wait,
+                                      OnError on_error = {}) const {
         return map_with_event<typename Image::host_type>(image, region, CL_MAP_READ | CL_MAP_WRITE,
                                                          wait, on_error);
     }
@@ -533,47 +633,49 @@ class Queue {
     template <class Image, class Color>
     requires(detail::is_image<Image>&& detail::is_fill_color<Color>) void fill(
         const Image& image, const ImageRegion& region, const Color& color,
-        const WaitList& wait = {}, OnError on_error = {}) const;
+        const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As the image fill, returning the command's Event.
     template <class Image, class Color>
     requires(detail::is_image<Image>&& detail::is_fill_color<Color>) [[nodiscard]] Event
         fill(const Image& image, const ImageRegion& region, const Color& color, WithEvent,
-             const WaitList& wait = {}, OnError on_error = {}) const;
+             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// Copies `region` of an image into a buffer region of its pixels' host type, packed
     /// (clEnqueueCopyImageToBuffer; enqueued). The buffer region must hold the pixels.
     template <class Image, detail::BufferRegion Region>
     requires detail::is_image<Image>
     void copy(const Image& src, const ImageRegion& region, const Region& dst,
-              const WaitList& wait = {}, OnError on_error = {}) const;
+              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As the image-to-buffer copy, returning the command's Event.
     template <class Image, detail::BufferRegion Region>
     requires detail::is_image<Image>
     [[nodiscard]] Event copy(const Image& src, const ImageRegion& region, const Region& dst,
-                             WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+                             WithEvent, const WaitList& wait = detail::no_wait,
+                             OnError on_error = {}) const;
     /// Copies packed pixels from a buffer region into `region` of an image
     /// (clEnqueueCopyBufferToImage; enqueued).
     template <detail::BufferRegion Region, class Image>
     requires detail::is_image<Image>
     void copy(const Region& src, const Image& dst, const ImageRegion& region,
-              const WaitList& wait = {}, OnError on_error = {}) const;
+              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As the buffer-to-image copy, returning the command's Event.
     template <detail::BufferRegion Region, class Image>
     requires detail::is_image<Image>
     [[nodiscard]] Event copy(const Region& src, const Image& dst, const ImageRegion& region,
-                             WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+                             WithEvent, const WaitList& wait = detail::no_wait,
+                             OnError on_error = {}) const;
     /// Copies `region` of one image to `to` (its first pixel) in another of the same pixel
     /// format (clEnqueueCopyImage; enqueued).
     template <class Source, class Destination>
     requires(detail::is_image<Source>&& detail::is_image<Destination>) void copy(
         const Source& src, const ImageRegion& region, const Destination& dst,
-        const std::array<std::size_t, 3>& to, const WaitList& wait = {},
+        const std::array<std::size_t, 3>& to, const WaitList& wait = detail::no_wait,
         OnError on_error = {}) const;
     /// As the image-to-image copy, returning the command's Event.
     template <class Source, class Destination>
     requires(detail::is_image<Source>&& detail::is_image<Destination>) [[nodiscard]] Event
         copy(const Source& src, const ImageRegion& region, const Destination& dst,
-             const std::array<std::size_t, 3>& to, WithEvent, const WaitList& wait = {},
-             OnError on_error = {}) const;
+             const std::array<std::size_t, 3>& to, WithEvent,
+             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
 
 #if CL_TARGET_OPENCL_VERSION >= 200
     // ---- shared virtual memory (svm.hpp): spans of SVM allocations -----------------------
@@ -581,73 +683,81 @@ class Queue {
     /// be host memory); `dst` must hold `src`.
     template <class T>
     void svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
-                  const WaitList& wait = {}, OnError on_error = {}) const;
+                  const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As svm_copy(), returning the (completed) command's Event.
     template <class T>
     [[nodiscard]] Event svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
-                                 WithEvent, const WaitList& wait = {}, OnError on_error = {}) const;
+                                 WithEvent, const WaitList& wait = detail::no_wait,
+                                 OnError on_error = {}) const;
     /// Sets every element of SVM memory to `value` (clEnqueueSVMMemFill; enqueued: the
     /// pattern is copied at once). T's size must be a power of two up to 128 bytes.
     template <class T>
-    void svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, const WaitList& wait = {},
-                  OnError on_error = {}) const;
+    void svm_fill(std::span<T> dst, const std::type_identity_t<T>& value,
+                  const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As svm_fill(), returning the command's Event.
     template <class T>
     [[nodiscard]] Event svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, WithEvent,
-                                 const WaitList& wait = {}, OnError on_error = {}) const;
+                                 const WaitList& wait = detail::no_wait,
+                                 OnError on_error = {}) const;
     /// Migrates SVM memory to this queue's device or the host (clEnqueueSVMMigrateMem, OpenCL
     /// 2.1 platforms; enqueued).
     template <class T>
-    void svm_migrate(std::span<T> memory, const MigrateOptions& options, const WaitList& wait = {},
-                     OnError on_error = {}) const;
+    void svm_migrate(std::span<T> memory, const MigrateOptions& options,
+                     const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As svm_migrate(), returning the command's Event.
     template <class T>
     [[nodiscard]] Event svm_migrate(std::span<T> memory, const MigrateOptions& options, WithEvent,
-                                    const WaitList& wait = {}, OnError on_error = {}) const;
+                                    const WaitList& wait = detail::no_wait,
+                                    OnError on_error = {}) const;
     /// Maps SVM memory for reading (clEnqueueSVMMap; blocking): a view of const T that unmaps
     /// itself. Coarse-grain SVM must be mapped for the host to touch it.
     template <class T>
-    [[nodiscard]] SvmMapping<const T> svm_map_read(std::span<T> region, const WaitList& wait = {},
+    [[nodiscard]] SvmMapping<const T> svm_map_read(std::span<T> region,
+                                                   const WaitList& wait = detail::no_wait,
                                                    OnError on_error = {}) const;
     /// Maps SVM memory for writing (CL_MAP_WRITE: what the host leaves keeps its contents).
     template <class T>
-    [[nodiscard]] SvmMapping<T> svm_map_write(std::span<T> region, const WaitList& wait = {},
+    [[nodiscard]] SvmMapping<T> svm_map_write(std::span<T> region,
+                                              const WaitList& wait = detail::no_wait,
                                               OnError on_error = {}) const;
     /// Maps SVM memory for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: write every element).
     template <class T>
-    [[nodiscard]] SvmMapping<T> svm_map_discard(std::span<T> region, const WaitList& wait = {},
+    [[nodiscard]] SvmMapping<T> svm_map_discard(std::span<T> region,
+                                                const WaitList& wait = detail::no_wait,
                                                 OnError on_error = {}) const;
     /// Maps SVM memory for reading and writing.
     template <class T>
-    [[nodiscard]] SvmMapping<T> svm_map_read_write(std::span<T> region, const WaitList& wait = {},
+    [[nodiscard]] SvmMapping<T> svm_map_read_write(std::span<T> region,
+                                                   const WaitList& wait = detail::no_wait,
                                                    OnError on_error = {}) const;
     /// As svm_map_read(), with the map command's Event.
     template <class T>
-    [[nodiscard]] std::pair<SvmMapping<const T>, Event> svm_map_read(std::span<T> region, WithEvent,
-                                                                     const WaitList& wait = {},
-                                                                     OnError on_error = {}) const;
+    [[nodiscard]] std::pair<SvmMapping<const T>, Event> svm_map_read(
+        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
     /// As svm_map_write(), with the map command's Event.
     template <class T>
-    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_write(std::span<T> region, WithEvent,
-                                                                const WaitList& wait = {},
-                                                                OnError on_error = {}) const;
+    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_write(
+        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
     /// As svm_map_discard(), with the map command's Event.
     template <class T>
-    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_discard(std::span<T> region, WithEvent,
-                                                                  const WaitList& wait = {},
-                                                                  OnError on_error = {}) const;
+    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_discard(
+        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
     /// As svm_map_read_write(), with the map command's Event.
     template <class T>
-    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_read_write(std::span<T> region, WithEvent,
-                                                                     const WaitList& wait = {},
-                                                                     OnError on_error = {}) const;
+    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_read_write(
+        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
+        OnError on_error = {}) const;
 #endif
 
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
-    [[nodiscard]] Event marker(const WaitList& wait = {}, OnError on_error = {}) const;
+    [[nodiscard]] Event marker(const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
     /// As marker(), and commands enqueued after it wait for it (matters on out-of-order queues).
-    [[nodiscard]] Event barrier(const WaitList& wait = {}, OnError on_error = {}) const;
+    [[nodiscard]] Event barrier(const WaitList& wait = detail::no_wait,
+                                OnError on_error = {}) const;
 
     /// Any clGetCommandQueueInfo parameter, with its C++ type from openclaw's info table.
     template <cl_command_queue_info Param>
@@ -709,27 +819,44 @@ class Queue {
             !wait.check("clEnqueueNDRangeKernel", context_, on_error)) [[unlikely]] {
             return;
         }
-        if constexpr (requires { kernel.check_unmapped(on_error); }) {
-            if (!kernel.check_unmapped(on_error)) [[unlikely]] {
-                return;
-            }
+        if (!kernel_ready(kernel, on_error)) [[unlikely]] {
+            return;
         }
-        if constexpr (requires { kernel.check_arguments_set(on_error); }) {
-            if (!kernel.check_arguments_set(on_error)) [[unlikely]] {
-                return;
-            }
-        }
-        if constexpr (requires { kernel.local_bytes(); }) {
-            if (kernel.local_bytes() > limits_.local_mem_size) [[unlikely]] {
-                return local_exceeded(kernel.get(), kernel.local_bytes(), on_error);
-            }
-        }
+        // global is not empty (checked): its sizes go as they are.
         const cl_int code =
-            clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), offset, global.data(),
+            clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), offset, global.sizes(),
                                    local.data(), wait.size(), wait.data(), event);
         if (code != CL_SUCCESS) [[unlikely]] {
             launch_failed(code, kernel.get(), global, local, on_error);
         }
+    }
+
+    // The kernel's own launch checks: a bound buffer mapped in a conflicting way, an argument
+    // not set, more LocalMem than the device has. One test for a typed kernel when all is well.
+    template <class K>
+    bool kernel_ready(const K& kernel, OnError on_error) const {
+        if constexpr (requires { kernel.launch_ready(limits_.local_mem_size); }) {
+            if (kernel.launch_ready(limits_.local_mem_size)) [[likely]] {
+                return true;
+            }
+        }
+        if constexpr (requires { kernel.check_unmapped(on_error); }) {
+            if (!kernel.check_unmapped(on_error)) {
+                return false;
+            }
+        }
+        if constexpr (requires { kernel.check_arguments_set(on_error); }) {
+            if (!kernel.check_arguments_set(on_error)) {
+                return false;
+            }
+        }
+        if constexpr (requires { kernel.local_bytes(); }) {
+            if (kernel.local_bytes() > limits_.local_mem_size) {
+                local_exceeded(kernel.get(), kernel.local_bytes(), on_error);
+                return false;
+            }
+        }
+        return true;
     }
 
     // False (after reporting why) when the geometry does not fit the device.

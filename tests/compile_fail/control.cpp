@@ -79,3 +79,22 @@ void control_commands(cf::Queue& q, cf::Args& a, cf::PinnedBuffer<float>& pinned
     (void)q.map_read(a.in.slice(0, 4));
     (void)q.map_discard(a.out);
 }
+
+// The calls whose mistakes get a sentence: launch sizes, host memory of the right element type,
+// kernels for enqueue, Events for after(), a buffer of plain values.
+void control_calls(cf::VectorAdd& add, cf::Args& a, cf::Queue& q, cf::Images& i, cl_event raw) {
+    const cf::NDRange range{std::size_t{4}, 2, 1u};
+    q.enqueue(add, range);
+    std::vector<float> host(4);
+    q.read(a.both, host);
+    const std::vector<float> source(4);
+    q.write(a.both, source);
+    (void)q.read(a.both, host, cf::with_event);
+    std::vector<cl_uchar4> pixels(16);
+    q.read(i.in, pixels);
+    q.write(i.both, std::span<const cl_uchar4>(pixels));
+    const cf::Event event = cf::Event::retain(raw);
+    (void)cf::after(event, std::vector<cf::Event>{event});
+    cf::ReadWriteBuffer<cl_ulong> addresses;  // device addresses as integers are fine
+    (void)addresses;
+}
