@@ -482,10 +482,22 @@ TEST_CASE("arguments the compiler cannot see are checked at run time") {
         CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
         // A typed kernel knows which argument is missing, before the driver is asked.
         CHECK_THAT(error->what(), has("kernel \"vector_add\": argument 0 (of 3) is not set"));
-        // A DynamicKernel leaves it to the driver, and words the driver's refusal.
+        // So does a DynamicKernel, after setting some of them.
         auto dynamic = program().kernel("vector_add");
-        const auto driver =
+        dynamic.set_arg(0, a);
+        const auto named =
             thrown<openclaw::Error>([&] { env().queue.enqueue(dynamic, NDRange{64}); });
+        REQUIRE(named);
+        CHECK(named->cl_code() == CL_INVALID_KERNEL_ARGS);
+        CHECK_THAT(named->what(), has("kernel \"vector_add\": argument 1 (of 3) is not set"));
+        // A kernel adopted from a raw handle may have arguments set behind openclaw's back: the
+        // driver decides, and its refusal is worded.
+        cl_int code = CL_SUCCESS;
+        auto adopted =
+            openclaw::DynamicKernel::adopt(clCreateKernel(program().get(), "vector_add", &code));
+        REQUIRE(code == CL_SUCCESS);
+        const auto driver =
+            thrown<openclaw::Error>([&] { env().queue.enqueue(adopted, NDRange{64}); });
         REQUIRE(driver);
         CHECK(driver->cl_code() == CL_INVALID_KERNEL_ARGS);
         CHECK_THAT(driver->what(), has("not every argument is set (the kernel takes 3)"));

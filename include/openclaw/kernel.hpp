@@ -694,17 +694,18 @@ class DynamicKernel : public KernelBase {
     /// The kernel `name` of a built program, with the driver's description of its parameters
     /// (read once per program and name: set_args queries nothing).
     DynamicKernel(const Program& program, std::string_view name, OnError on_error = {})
-        : DynamicKernel(detail::make_kernel(program, name, on_error)) {}
+        : DynamicKernel(detail::make_kernel(program, name, on_error), true) {}
 
     /// Takes ownership of `raw` (also if this fails).
     [[nodiscard]] static DynamicKernel adopt(cl_kernel raw, OnError on_error = {}) {
         return DynamicKernel(
-            detail::describe_kernel(detail::Handle<cl_kernel>::adopt(raw), on_error));
+            detail::describe_kernel(detail::Handle<cl_kernel>::adopt(raw), on_error), false);
     }
     /// Shares `raw` (retains it).
     [[nodiscard]] static DynamicKernel retain(cl_kernel raw, OnError on_error = {}) {
         return DynamicKernel(
-            detail::describe_kernel(detail::Handle<cl_kernel>::retain(raw, on_error), on_error));
+            detail::describe_kernel(detail::Handle<cl_kernel>::retain(raw, on_error), on_error),
+            false);
     }
 
     /// The number of parameters.
@@ -745,7 +746,7 @@ class DynamicKernel : public KernelBase {
     /// keeps the argument values set so far, on older ones they must be set again.
     [[nodiscard]] DynamicKernel clone(OnError on_error = {}) const {
         bool cloned = false;
-        DynamicKernel copy(copy_of(cloned, on_error));
+        DynamicKernel copy(copy_of(cloned, on_error), true);
         if (cloned && copy && record_) {
             *copy.record_ = *record_;  // the argument values came along
         }
@@ -755,6 +756,20 @@ class DynamicKernel : public KernelBase {
     /// The bytes of local memory the LocalMem arguments set so far ask for (Queue::enqueue
     /// compares them with the device's CL_DEVICE_LOCAL_MEM_SIZE before the driver sees them).
     std::size_t local_bytes() const noexcept { return record_ ? record_->local_total : 0; }
+
+    /// False (after reporting which argument is not set yet) when a launch would find an unset
+    /// argument (Queue::enqueue calls it; one compare). A kernel made with adopt or retain may
+    /// have arguments set through the raw handle: its arguments count as set.
+    bool check_arguments_set(OnError on_error) const {
+        if (!record_ || record_->unset == 0) [[likely]] {
+            return true;
+        }
+        cl_uint index = 0;
+        while (record_->bound[index].set) {
+            ++index;
+        }
+        return unset_argument(index, record_->bound.size(), on_error);
+    }
 
     /// Fails with CL_INVALID_OPERATION (and returns false) if a buffer bound to this kernel is
     /// mapped in a way the kernel's use of it conflicts with (Queue::enqueue calls it; free
@@ -778,20 +793,27 @@ class DynamicKernel : public KernelBase {
         detail::Handle<cl_mem> mem;
         detail::Use use = detail::Use::read;
         std::size_t local = 0;
+        bool set = false;  // set through this kernel (or its copies) at least once
     };
     // What this kernel's (and its copies') arguments are set to.
     struct Record {
         std::vector<Bound> bound;
         std::size_t local_total = 0;
+        std::size_t unset = 0;  // arguments not set yet
         // Set while one thread sets arguments: another thread at the same time is refused.
         std::atomic<bool> busy{false};
 
-        explicit Record(std::size_t count) : bound(count) {}
+        Record(std::size_t count, bool fresh) : bound(count), unset(fresh ? count : 0) {
+            for (Bound& each : bound) {
+                each.set = !fresh;
+            }
+        }
         Record(const Record&) = delete;
         // The argument record, not the busy flag.
         Record& operator=(const Record& other) {
             bound = other.bound;
             local_total = other.local_total;
+            unset = other.unset;
             return *this;
         }
     };
@@ -801,10 +823,11 @@ class DynamicKernel : public KernelBase {
         ~Busy() { flag.store(false, std::memory_order_release); }
     };
 
-    explicit DynamicKernel(detail::MadeKernel made) : KernelBase(std::move(made)) {
+    // `fresh`: made here, so no argument is set yet (a raw kernel may have them set already).
+    DynamicKernel(detail::MadeKernel made, bool fresh) : KernelBase(std::move(made)) {
         if (get() != nullptr) {
             // Sized once: set_args allocates nothing.
-            record_ = std::make_shared<Record>(description().arg_count);
+            record_ = std::make_shared<Record>(description().arg_count, fresh);
         }
     }
 
@@ -900,6 +923,10 @@ class DynamicKernel : public KernelBase {
         }
         const cl_mem set = set_common(index, arg, use, local_element, ok, on_error);
         Bound& bound = record.bound[index];
+        if (ok && !bound.set) {
+            bound.set = true;
+            --record.unset;
+        }
         if (set == nullptr) {
             bound.mem.reset();
         } else if (bound.mem.get() != set) {  // the same buffer again is held already
