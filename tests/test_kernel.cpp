@@ -850,6 +850,20 @@ TEMPLATE_TEST_CASE("a kernel's arguments set from two threads at once are refuse
     CHECK_FALSE(ec);
 }
 
+TEST_CASE("program.kernel takes a kernel type as well as its parameters") {
+    const auto program = openclaw::Program::build(env().context, scale_source);
+    // The alias a port of a CLHPP program writes first.
+    const ScaleKernel typed = program.kernel<ScaleKernel>("scale");
+    static_assert(std::is_same_v<decltype(program.kernel<ScaleKernel>("scale")), ScaleKernel>);
+    CHECK(typed.name() == "scale");
+    const openclaw::DynamicKernel dynamic = program.kernel<openclaw::DynamicKernel>("scale");
+    CHECK(dynamic.arity() == 3);
+    const auto missing =
+        thrown<openclaw::Error>([&] { (void)program.kernel<ScaleKernel>("no_such_kernel"); });
+    REQUIRE(missing);
+    CHECK_THAT(missing->what(), has("no_such_kernel"));
+}
+
 TEST_CASE("a launch with an argument not set yet names it") {
     const std::size_t n = 16;
     const openclaw::ReadOnlyBuffer<float> in{env().queue, std::vector<float>(n, 1.0f)};

@@ -46,6 +46,21 @@ struct SourceKernel {
                   "kernels from their OpenCL C source");
     using type = DynamicKernel;
 };
+
+// What program.kernel<...>(name) makes: Kernel<Params...>, or the kernel type itself when the
+// one argument is already one (program.kernel<Add>("add") with `using Add = Kernel<...>`).
+template <class... Params>
+struct KernelFor {
+    using type = Kernel<Params...>;
+};
+template <class... Params>
+struct KernelFor<Kernel<Params...>> {
+    using type = Kernel<Params...>;
+};
+template <>
+struct KernelFor<DynamicKernel> {
+    using type = DynamicKernel;
+};
 }  // namespace detail
 
 /// The OpenCL C version a program is compiled as when its options name none (-cl-std).
@@ -459,10 +474,13 @@ class Program {
     /// differs from the declaration, or (with arg info) if a parameter differs from the driver's
     /// description of it. The program makes each kernel once and hands out copies of it with
     /// their own argument values (clCloneKernel; see docs/programs.md). The same as
-    /// `Kernel<Params...>(program, name)`.
+    /// `Kernel<Params...>(program, name)`. A kernel type may be given instead of its parameters:
+    /// with `using Add = Kernel<In<float>, Out<float>>`, `program.kernel<Add>("add")` is an Add
+    /// (and `program.kernel<DynamicKernel>("add")` the untyped kernel).
     template <class... Params>
-    [[nodiscard]] Kernel<Params...> kernel(std::string_view name, OnError on_error = {}) const {
-        return Kernel<Params...>(*this, name, on_error);
+    [[nodiscard]] typename detail::KernelFor<Params...>::type kernel(std::string_view name,
+                                                                     OnError on_error = {}) const {
+        return typename detail::KernelFor<Params...>::type(*this, name, on_error);
     }
 
     /// The kernel Name of Source, typed by its declaration in Source: with
