@@ -208,6 +208,28 @@ TEST_CASE("a buffer the driver finds too large names each device's allocation li
                                       " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"));
 }
 
+TEST_CASE("a blocking command failing with its wait list's failure is reported as that") {
+    // As NVIDIA 580 does: the dependency fails while the read waits, and the read returns the
+    // event's status (-5) as its own error. Forced here: the status query before the read is
+    // failed (so the read is enqueued), then the read returns CL_OUT_OF_RESOURCES.
+    const openclaw::ReadWriteBuffer<cl_int> data{env().queue, std::vector<cl_int>(16, 1)};
+    std::vector<cl_int> host(16, 0);
+    const openclaw::UserEvent gate{env().context};
+    gate.fail(CL_OUT_OF_RESOURCES);
+    const Injected injected;
+    REQUIRE(injected);
+    injected->fail("clGetEventInfo", CL_INVALID_EVENT, 2);  // 1: the context, 2: the status
+    injected->fail("clEnqueueReadBuffer", CL_OUT_OF_RESOURCES);
+    const auto error = thrown<Error>([&] { env().queue.read(data, host, openclaw::after(gate)); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    CHECK_THAT(error->what(), has("clEnqueueReadBuffer") &&
+                                  has("event 0 of the wait list failed") &&
+                                  has("the driver returned -5, CL_OUT_OF_RESOURCES"));
+    CHECK(injected->calls("clEnqueueReadBuffer") >= 1);
+    CHECK(host == std::vector<cl_int>(16, 0));
+}
+
 TEST_CASE("a query failing while an error is worded does not replace that error") {
     // Made before the injection and destroyed after it has ended (in reverse order).
     const auto program = openclaw::Program::build(env().context, source);

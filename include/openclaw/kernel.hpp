@@ -126,6 +126,28 @@ decltype(auto) split_error_target(F&& f, Args&&... args) {
     }
 }
 
+/// The mark on a kernel's argument record while one thread sets arguments (Kernel and
+/// DynamicKernel): claimed by an exchange, so that another thread setting arguments at the same
+/// time finds it taken and is refused; released however setting ends (a failure may throw).
+class SettingArguments {
+  public:
+    explicit SettingArguments(std::atomic<bool>& busy) noexcept
+        : busy_(busy), claimed_(!busy.exchange(true, std::memory_order_acquire)) {}
+    SettingArguments(const SettingArguments&) = delete;
+    SettingArguments& operator=(const SettingArguments&) = delete;
+    ~SettingArguments() {
+        if (claimed_) {
+            busy_.store(false, std::memory_order_release);
+        }
+    }
+    /// False when another thread holds the mark.
+    explicit operator bool() const noexcept { return claimed_; }
+
+  private:
+    std::atomic<bool>& busy_;
+    bool claimed_;
+};
+
 }  // namespace detail
 
 /// What every kernel has, whatever its signature: the handle, the name, launch properties.
@@ -481,12 +503,6 @@ class Kernel : public KernelBase {
         return most;
     }();
 
-    // Clears the busy flag of an ArgCache when the arguments are set (or setting failed).
-    struct Busy {
-        std::atomic<bool>& flag;
-        ~Busy() { flag.store(false, std::memory_order_release); }
-    };
-
     // What this kernel's (and its copies') arguments are set to, so that an unchanged one is
     // not set again: the memory objects (retained), the values' bytes, LocalMem sizes, which
     // arguments are set at all.
@@ -564,11 +580,11 @@ class Kernel : public KernelBase {
                 return;
             }
             ArgCache& cache = *cache_;
-            if (cache.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+            const detail::SettingArguments setting(cache.busy);
+            if (!setting) [[unlikely]] {
                 (void)shared_between_threads(on_error);
                 return;
             }
-            const Busy busy{cache.busy};  // cleared however this ends (a failure may throw)
             // Stops at the first failure (when it is recorded rather than thrown).
             (void)(set_in<Params>(cache, static_cast<cl_uint>(I), args, on_error) && ...);
         }
@@ -580,10 +596,10 @@ class Kernel : public KernelBase {
             return refuse_empty("clSetKernelArg", on_error);
         }
         ArgCache& cache = *cache_;
-        if (cache.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+        const detail::SettingArguments setting(cache.busy);
+        if (!setting) [[unlikely]] {
             return shared_between_threads(on_error);
         }
-        const Busy busy{cache.busy};
         return set_in<Param>(cache, index, arg, on_error);
     }
 
@@ -620,7 +636,7 @@ class Kernel : public KernelBase {
                 cache.local[index] = ok ? arg.count * element : 0;
                 std::size_t total = 0;  // saturates: any sum past size_t exceeds every device
                 for (const std::size_t bytes : cache.local) {
-                    total = bytes > ~std::size_t{0} - total ? ~std::size_t{0} : total + bytes;
+                    total = detail::saturating_add(total, bytes);
                 }
                 cache.local_total = total;
             }
@@ -817,11 +833,6 @@ class DynamicKernel : public KernelBase {
             return *this;
         }
     };
-    // Clears the busy flag when the arguments are set (or setting failed).
-    struct Busy {
-        std::atomic<bool>& flag;
-        ~Busy() { flag.store(false, std::memory_order_release); }
-    };
 
     // `fresh`: made here, so no argument is set yet (a raw kernel may have them set already).
     DynamicKernel(detail::MadeKernel made, bool fresh) : KernelBase(std::move(made)) {
@@ -851,11 +862,11 @@ class DynamicKernel : public KernelBase {
             }
         }
         Record& record = *record_;
-        if (record.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+        const detail::SettingArguments setting(record.busy);
+        if (!setting) [[unlikely]] {
             (void)shared_between_threads(on_error);
             return *this;
         }
-        const Busy busy{record.busy};  // cleared however this ends (a failure may throw)
         cl_uint index = 0;
         (void)(set_one(record, index++, args, on_error) && ...);
         return *this;
@@ -878,11 +889,11 @@ class DynamicKernel : public KernelBase {
             return *this;
         }
         Record& record = *record_;
-        if (record.busy.exchange(true, std::memory_order_acquire)) [[unlikely]] {
+        const detail::SettingArguments setting(record.busy);
+        if (!setting) [[unlikely]] {
             (void)shared_between_threads(on_error);
             return *this;
         }
-        const Busy busy{record.busy};
         set_one(record, index, arg, on_error);
         return *this;
     }
@@ -941,7 +952,7 @@ class DynamicKernel : public KernelBase {
             bound.local = local;
             std::size_t total = 0;  // saturates: any sum past size_t exceeds every device
             for (const Bound& each : record.bound) {
-                total = each.local > ~std::size_t{0} - total ? ~std::size_t{0} : total + each.local;
+                total = detail::saturating_add(total, each.local);
             }
             record.local_total = total;
         }

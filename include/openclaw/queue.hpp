@@ -467,27 +467,15 @@ class Queue {
     requires detail::is_image<Image>
     void read(const Image& image, const ImageRegion& region, Host&& dst,
               const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        static_assert(std::is_convertible_v<Host&&, std::span<typename Image::host_type>>,
-                      "queue.read(image, ...): the host memory must be a writable vector, array "
-                      "or span of the image's pixel type, Image::host_type (cl_uchar4 for an "
-                      "RGBA8 image, float for R32F)");
-        const std::span<typename Image::host_type> host(
-            detail::host_span<typename Image::host_type>(dst));
-        image.transfer(true, *this, region, host.data(), host.size(), wait, nullptr, on_error);
+        image_transfer<true>(image, region, std::forward<Host>(dst), wait, nullptr, on_error);
     }
     /// As the image read of `region`, returning the command's Event.
     template <class Image, class Host>
     requires detail::is_image<Image>
     [[nodiscard]] Event read(const Image& image, const ImageRegion& region, Host&& dst, WithEvent,
                              const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        static_assert(std::is_convertible_v<Host&&, std::span<typename Image::host_type>>,
-                      "queue.read(image, ...): the host memory must be a writable vector, array "
-                      "or span of the image's pixel type, Image::host_type (cl_uchar4 for an "
-                      "RGBA8 image, float for R32F)");
-        const std::span<typename Image::host_type> host(
-            detail::host_span<typename Image::host_type>(dst));
         cl_event raw = nullptr;
-        image.transfer(true, *this, region, host.data(), host.size(), wait, &raw, on_error);
+        image_transfer<true>(image, region, std::forward<Host>(dst), wait, &raw, on_error);
         return Event::adopt(raw);
     }
     /// Writes host memory over the whole image (blocking).
@@ -502,27 +490,15 @@ class Queue {
     requires detail::is_image<Image>
     void write(const Image& image, const ImageRegion& region, Host&& src,
                const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        static_assert(std::is_convertible_v<Host&&, std::span<const typename Image::host_type>>,
-                      "queue.write(image, ...): the host memory must be a vector, array or span "
-                      "of the image's pixel type, Image::host_type (cl_uchar4 for an RGBA8 image, "
-                      "float for R32F)");
-        const std::span<const typename Image::host_type> host(
-            detail::host_span<const typename Image::host_type>(src));
-        image.transfer(false, *this, region, host.data(), host.size(), wait, nullptr, on_error);
+        image_transfer<false>(image, region, std::forward<Host>(src), wait, nullptr, on_error);
     }
     /// As the image write of `region`, returning the command's Event.
     template <class Image, class Host>
     requires detail::is_image<Image>
     [[nodiscard]] Event write(const Image& image, const ImageRegion& region, Host&& src, WithEvent,
                               const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        static_assert(std::is_convertible_v<Host&&, std::span<const typename Image::host_type>>,
-                      "queue.write(image, ...): the host memory must be a vector, array or span "
-                      "of the image's pixel type, Image::host_type (cl_uchar4 for an RGBA8 image, "
-                      "float for R32F)");
-        const std::span<const typename Image::host_type> host(
-            detail::host_span<const typename Image::host_type>(src));
         cl_event raw = nullptr;
-        image.transfer(false, *this, region, host.data(), host.size(), wait, &raw, on_error);
+        image_transfer<false>(image, region, std::forward<Host>(src), wait, &raw, on_error);
         return Event::adopt(raw);
     }
     /// Maps the whole image for reading: a MappedImage of const pixels (blocking).
@@ -829,6 +805,26 @@ class Queue {
         if (code != CL_SUCCESS) [[unlikely]] {
             launch_failed(code, kernel.get(), global, local, on_error);
         }
+    }
+
+    // The image transfers' one body: the host memory checked at compile time against the image's
+    // pixel type (writable for a read), then the image's transfer.
+    template <bool Read, class Image, class Host>
+    void image_transfer(const Image& image, const ImageRegion& region, Host&& host,
+                        const WaitList& wait, cl_event* event, OnError on_error) const {
+        using Pixel =
+            std::conditional_t<Read, typename Image::host_type, const typename Image::host_type>;
+        constexpr bool fits = std::is_convertible_v<Host&&, std::span<Pixel>>;
+        static_assert(fits || !Read,
+                      "queue.read(image, ...): the host memory must be a writable vector, array "
+                      "or span of the image's pixel type, Image::host_type (cl_uchar4 for an "
+                      "RGBA8 image, float for R32F)");
+        static_assert(fits || Read,
+                      "queue.write(image, ...): the host memory must be a vector, array or span "
+                      "of the image's pixel type, Image::host_type (cl_uchar4 for an RGBA8 image, "
+                      "float for R32F)");
+        const std::span<Pixel> memory = detail::host_span<Pixel>(std::forward<Host>(host));
+        image.transfer(Read, *this, region, memory.data(), memory.size(), wait, event, on_error);
     }
 
     // The kernel's own launch checks: a bound buffer mapped in a conflicting way, an argument

@@ -37,6 +37,13 @@ constexpr bool checked_add(std::size_t a, std::size_t b, std::size_t& out) noexc
 #endif
 }
 
+/// a + b, or SIZE_MAX when that does not fit: for totals compared with a limit (any sum past
+/// size_t exceeds every limit).
+constexpr std::size_t saturating_add(std::size_t a, std::size_t b) noexcept {
+    std::size_t sum = 0;
+    return checked_add(a, b, sum) ? sum : static_cast<std::size_t>(-1);
+}
+
 /// True when [offset, offset + count) lies inside [0, size): the overflow-proof range test.
 constexpr bool range_fits(std::size_t offset, std::size_t count, std::size_t size) noexcept {
     return offset <= size && count <= size - offset;
