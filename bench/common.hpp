@@ -89,6 +89,56 @@ inline std::size_t option(int argc, char** argv, std::string_view flag, std::siz
     return fallback;
 }
 
+/// OPENCLAW_BENCH_STAGING="slot_mib,slots,min_kib,chunks,threads,stream_reads,stream_writes,
+/// spin_us,poll_us,threshold_kib" sets the staging pools' tuning (detail/staging.hpp) before the
+/// benchmark makes its queues, so that one build measures several tunings in the suite.
+inline void set_staging(const char* text) {
+    openclaw::detail::StagingTuning& t = openclaw::detail::staging_tuning();
+    unsigned long long v[10] = {};
+    if (std::sscanf(text, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &v[0], &v[1], &v[2],
+                    &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) != 10) {
+        throw std::runtime_error(std::string("staging tuning \"") + text +
+                                 "\": want slot_mib,slots,min_kib,chunks,threads,stream_reads,"
+                                 "stream_writes,spin_us,poll_us,threshold_kib");
+    }
+    t.slot_bytes = static_cast<std::size_t>(v[0]) << 20;
+    t.slots = static_cast<std::size_t>(v[1]);
+    t.min_chunk = static_cast<std::size_t>(v[2]) << 10;
+    t.target_chunks = static_cast<std::size_t>(v[3]);
+    t.threads = static_cast<unsigned>(v[4]);
+    t.stream_reads = v[5] != 0;
+    t.stream_writes = v[6] != 0;
+    t.spin_us = static_cast<unsigned>(v[7]);
+    t.poll_us = static_cast<unsigned>(v[8]);
+    t.threshold = static_cast<std::size_t>(v[9]) << 10;
+}
+
+/// The tuning in words.
+inline std::string describe_staging() {
+    const openclaw::detail::StagingTuning& t = openclaw::detail::staging_tuning();
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%zu MiB slots x %zu, chunks %zu KiB..%zu MiB (about %zu per transfer), %u "
+                  "threads, streaming stores on %s, helpers awake %u us, events polled %u us, "
+                  "from %zu KiB",
+                  t.slot_bytes >> 20, t.slots, t.min_chunk >> 10, t.slot_bytes >> 20,
+                  t.target_chunks, t.threads,
+                  t.stream_reads && t.stream_writes ? "both"
+                  : t.stream_reads                  ? "reads"
+                  : t.stream_writes                 ? "writes"
+                                                    : "neither",
+                  t.spin_us, t.poll_us, t.threshold >> 10);
+    return text;
+}
+
+/// Applies OPENCLAW_BENCH_STAGING, if set, and prints the tuning in use.
+inline void apply_staging_env() {
+    if (const char* text = std::getenv("OPENCLAW_BENCH_STAGING")) {
+        set_staging(text);
+    }
+    std::printf("# staging: %s\n", describe_staging().c_str());
+}
+
 /// The line scripts/bench.sh reads the device from:
 /// "# device: <name> | <platform version> | driver <version> | <GPU, CPU or other>".
 inline void print_device(const openclaw::Device& device) {

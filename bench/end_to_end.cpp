@@ -57,6 +57,7 @@ int main(int argc, char** argv) try {
                                                                  : 24);
     const int runs = static_cast<int>(bench::option(argc, argv, "--runs", smoke ? 1 : 7));
     bench::print_device(device);
+    bench::apply_staging_env();
     std::printf(
         "# end to end: vector add, buffers from host data + kernel + read back, median "
         "of %d rounds%s\n",

@@ -67,6 +67,7 @@ int main(int argc, char** argv) try {
                                                                   : 256)
                                   << 20;
     bench::print_device(device);
+    bench::apply_staging_env();
     std::printf("# transfers up to %s%s\n", bench::human_bytes(max_bytes).c_str(),
                 bench::has_boost_compute ? "" : " (Boost.Compute not built: headers not found)");
     const openclaw::Context context{device};

@@ -15,7 +15,8 @@
 #   scripts/bench.sh --smoke                           tiny sizes, one or two samples (CI)
 # Options: --out DIR (default <build dir>/results), --build-dir DIR (default build/bench),
 # --no-build (use the binaries already in the build dir), --only "launch vector_add ..." (of:
-# end_to_end launch instructions vector_add transfers build pipeline compile_time). CXX picks the
+# end_to_end launch instructions vector_add transfers build pipeline compile_time; staging_sweep,
+# the staging pool's tuning sweep, runs only when named). CXX picks the
 # compiler of the build; CXXS the compilers the compile-time benchmark measures (default "g++
 # clang++").
 set -euo pipefail
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     --build-dir) build_dir=$2; shift ;;
     --no-build) do_build=0 ;;
     --only) only=$2; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -105,6 +106,7 @@ if wanted instructions; then
 fi
 wanted vector_add && run vector_add "$bin/bench_vector_add" "${flag[@]}"
 wanted transfers && run transfers "$bin/bench_transfers" "${flag[@]}"
+wanted staging_sweep && run staging_sweep "$bin/bench_staging_sweep" "${flag[@]}"
 wanted build && run build "$bin/bench_build" "${flag[@]}"
 wanted pipeline && run pipeline "$bin/bench_pipeline" "${flag[@]}"
 if wanted compile_time; then

@@ -81,7 +81,7 @@ TEST_CASE("staged transfers move every element, at any size and offset") {
     const openclaw::Queue staged{
         env().context, env().device, {.staging = openclaw::Staging::always}};
     CHECK(staged.options().staging == openclaw::Staging::always);
-    const std::size_t chunk = openclaw::detail::StagingPool::chunk_bytes / sizeof(cl_uint);
+    const std::size_t chunk = openclaw::detail::staging_tuning().slot_bytes / sizeof(cl_uint);
     // Below the threshold, one element, odd sizes across chunk edges, and several full rounds
     // of the staging slots.
     for (const std::size_t n :
@@ -103,6 +103,75 @@ TEST_CASE("staged transfers move every element, at any size and offset") {
         plain.read(device, direct);
         CHECK(std::vector<cl_uint>(direct.begin() + 100, direct.end()) == values);
         CHECK(direct[99] == 0xDEADBEEFu);
+    }
+}
+
+TEST_CASE("staged transfers are exact under every staging tuning") {
+    using openclaw::detail::StagingTuning;
+    struct Restore {
+        StagingTuning saved = openclaw::detail::staging_tuning();
+        ~Restore() { openclaw::detail::staging_tuning() = saved; }
+    } restore;
+    const auto tuned = [](std::size_t slot_kib, std::size_t slots, std::size_t min_kib,
+                          std::size_t chunks, unsigned threads, bool streaming, unsigned spin_us) {
+        // Streaming in one direction, polling the chunks' events, where the helpers spin.
+        StagingTuning t;
+        t.slot_bytes = slot_kib << 10;
+        t.slots = slots;
+        t.min_chunk = min_kib << 10;
+        t.target_chunks = chunks;
+        t.threads = threads;
+        t.stream_reads = streaming;
+        t.stream_writes = streaming != (spin_us != 0);
+        t.spin_us = spin_us;
+        t.poll_us = spin_us * 10;
+        return t;
+    };
+    // One slot and one thread; adaptive chunks with streaming copies on helpers that stay
+    // awake; chunks smaller than the helpers' minimum part; out-of-range settings clamped
+    // (0 slots, 0 threads, 0-byte chunks, more slots than the pool has).
+    const StagingTuning tunings[] = {
+        tuned(256, 1, 256, 1, 1, false, 0),  tuned(1024, 4, 64, 8, 4, true, 200),
+        tuned(512, 3, 128, 16, 16, true, 0), tuned(8192, 8, 1024, 8, 3, false, 50),
+        tuned(0, 0, 0, 0, 0, true, 0),       tuned(64, 99, 64, 1000, 2, true, 10),
+    };
+    // Byte counts that are not multiples of 16, 64 or a chunk, at host addresses off by 1..15
+    // bytes from any alignment, and at odd device offsets.
+    const std::size_t total = (std::size_t{5} << 20) + 4096;
+    const openclaw::ReadWriteBuffer<unsigned char> device{env().context, total};
+    std::vector<unsigned char> source(total + 16);
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        source[i] = static_cast<unsigned char>((i * 2654435761u) >> 13);
+    }
+    for (std::size_t t = 0; t < std::size(tunings); ++t) {
+        openclaw::detail::staging_tuning() = tunings[t];
+        openclaw::detail::staging_tuning().threshold = 0;  // stage every size
+        const openclaw::Queue staged{
+            env().context, env().device, {.staging = openclaw::Staging::always}};
+        for (const std::size_t bytes :
+             {std::size_t{1}, std::size_t{65535}, std::size_t{300001}, total - 7, total - 1}) {
+            const std::size_t host_skew = (t + bytes) % 16;
+            const std::size_t at = total - bytes;  // the last bytes of the buffer
+            INFO("tuning " << t << ", " << bytes << " bytes at byte " << at << ", host skew "
+                           << host_skew);
+            staged.fill(device, static_cast<unsigned char>(0xA5));
+            staged.write(device.slice(at, bytes),
+                         std::span<const unsigned char>(source.data() + host_skew, bytes));
+            std::vector<unsigned char> back(bytes + 32, 0x5A);
+            staged.read(device.slice(at, bytes),
+                        std::span<unsigned char>(back.data() + 16 - host_skew % 16, bytes));
+            CHECK(std::equal(source.begin() + static_cast<std::ptrdiff_t>(host_skew),
+                             source.begin() + static_cast<std::ptrdiff_t>(host_skew + bytes),
+                             back.begin() + static_cast<std::ptrdiff_t>(16 - host_skew % 16)));
+            // Nothing outside the region moved, on either side.
+            CHECK(back[15 - host_skew % 16] == 0x5A);
+            CHECK(back[16 - host_skew % 16 + bytes] == 0x5A);
+            if (at > 0) {
+                unsigned char before = 0;
+                staged.read(device.slice(at - 1, 1), std::span<unsigned char>(&before, 1));
+                CHECK(before == 0xA5);
+            }
+        }
     }
 }
 

@@ -630,7 +630,7 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     }
     const std::size_t begin = offset * element.size;  // inside the buffer: no overflow
     const std::size_t bytes = count * element.size;
-    if (pageable && event == nullptr && bytes >= StagingPool::threshold_bytes) {
+    if (pageable && event == nullptr && bytes >= staging_tuning().threshold) {
         if (auto [pool, lock] = staging_of(queue); pool != nullptr) {
             if (!wait.empty()) {
                 if (!BlockingWait::before(wait, call, on_error)) {

@@ -11,6 +11,8 @@
 #include <openclaw/queue.hpp>
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -20,19 +22,79 @@
 #include <thread>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {
 
+/// How staged transfers are cut and copied. The defaults were chosen with bench/staging_sweep on
+/// an H200 host (bench/RESULTS.md). A benchmark may change them before a queue makes its pool
+/// (the pool keeps a copy); the threshold is read at every blocking pageable transfer.
+struct StagingTuning {
+    std::size_t slot_bytes = std::size_t{8} << 20;  ///< each pinned slot: the largest chunk
+    std::size_t slots = 4;                          ///< pinned slots (at most max_slots)
+    std::size_t min_chunk = std::size_t{8} << 20;   ///< the smallest chunk a transfer is cut into
+    std::size_t target_chunks = 1;                  ///< chunks per transfer, between the two
+    unsigned threads = 16;                          ///< copying threads, the caller included
+    bool stream_reads = false;   ///< non-temporal stores into the caller's memory (reads)
+    bool stream_writes = false;  ///< non-temporal stores into the pinned slots (writes)
+    unsigned spin_us = 0;        ///< helpers' wait for the next chunk, awake
+    unsigned poll_us = 0;        ///< a chunk's wait polls its event this long, then blocks
+    std::size_t threshold = std::size_t{4} << 20;  ///< smaller transfers go straight through
+};
+
+/// The tuning that staging pools are made with.
+inline StagingTuning& staging_tuning() noexcept {
+    static StagingTuning tuning;
+    return tuning;
+}
+
+/// memcpy, or with `streaming` a copy whose stores bypass the caches (large blocks only): the
+/// copied bytes are not read again soon, and the stores then need no read of their lines.
+inline void copy_bytes(void* dst, const void* src, std::size_t bytes, bool streaming) noexcept {
+#if defined(__SSE2__)
+    if (streaming && bytes >= (std::size_t{64} << 10)) {
+        auto* d = static_cast<unsigned char*>(dst);
+        const auto* s = static_cast<const unsigned char*>(src);
+        const std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(d) % 16) % 16;
+        std::memcpy(d, s, head);
+        d += head;
+        s += head;
+        bytes -= head;
+        const std::size_t blocks = bytes / 64;
+        for (std::size_t i = 0; i < blocks; ++i, d += 64, s += 64) {
+            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s));
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 16));
+            const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 32));
+            const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 48));
+            _mm_stream_si128(reinterpret_cast<__m128i*>(d), a);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(d + 16), b);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(d + 32), c);
+            _mm_stream_si128(reinterpret_cast<__m128i*>(d + 48), e);
+        }
+        _mm_sfence();  // the streamed stores are visible before the copy counts as done
+        std::memcpy(d, s, bytes % 64);
+        return;
+    }
+#endif
+    (void)streaming;
+    std::memcpy(dst, src, bytes);
+}
+
 /// Copies large blocks on several threads: a few persistent helpers plus the calling thread.
+/// Between blocks the helpers stay awake for `spin_us` (the next chunk of a transfer comes
+/// soon), then sleep.
 class CopyWorkers {
   public:
-    explicit CopyWorkers(unsigned participants);
+    CopyWorkers(unsigned participants, unsigned spin_us);
     CopyWorkers(const CopyWorkers&) = delete;
     CopyWorkers& operator=(const CopyWorkers&) = delete;
     ~CopyWorkers() {
         {
             const std::lock_guard lock(mutex_);
-            stop_ = true;
+            stop_.store(true, std::memory_order_release);
         }
         start_.notify_all();
         for (std::thread& thread : threads_) {
@@ -40,24 +102,44 @@ class CopyWorkers {
         }
     }
 
-    void copy(void* dst, const void* src, std::size_t bytes) {
+    void copy(void* dst, const void* src, std::size_t bytes, bool streaming) {
         // Below a few hundred KiB, waking threads costs more than it saves.
         if (threads_.empty() || bytes < (std::size_t{256} << 10)) {
-            std::memcpy(dst, src, bytes);
+            copy_bytes(dst, src, bytes, streaming);
             return;
         }
         const std::size_t parts = threads_.size() + 1;
         const std::size_t part = (bytes / parts + 63) / 64 * 64;
+        job_ = {static_cast<char*>(dst), static_cast<const char*>(src), bytes, part, streaming};
+        pending_.store(threads_.size(), std::memory_order_relaxed);
         {
+            // Under the mutex: a helper about to sleep either sees the new generation or is
+            // counted in sleeping_ before it is read below.
             const std::lock_guard lock(mutex_);
-            job_ = {static_cast<char*>(dst), static_cast<const char*>(src), bytes, part};
-            pending_ = threads_.size();
-            ++generation_;
+            generation_.fetch_add(1, std::memory_order_release);
         }
-        start_.notify_all();
+        if (sleeping_.load(std::memory_order_acquire) != 0) {
+            start_.notify_all();
+        }
         copy_part(0);
-        std::unique_lock lock(mutex_);
-        done_.wait(lock, [this] { return pending_ == 0; });
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(spin_us_);
+        for (unsigned spin = 1; pending_.load(std::memory_order_acquire) != 0; ++spin) {
+            if (spin % 64 == 0 && std::chrono::steady_clock::now() > until) {
+                std::unique_lock lock(mutex_);
+                done_.wait(lock, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+                break;
+            }
+            relax();
+        }
+    }
+
+    /// Waits a moment (a pause instruction where there is one).
+    static void relax() noexcept {
+#if defined(__SSE2__)
+        _mm_pause();
+#else
+        std::this_thread::yield();
+#endif
     }
 
   private:
@@ -66,33 +148,48 @@ class CopyWorkers {
         const char* src = nullptr;
         std::size_t bytes = 0;
         std::size_t part = 0;
+        bool streaming = false;
     };
 
-    void copy_part(std::size_t index) const {
+    void copy_part(std::size_t index) const noexcept {
         const std::size_t begin = index * job_.part < job_.bytes ? index * job_.part : job_.bytes;
         const std::size_t end = job_.bytes - begin < job_.part ? job_.bytes : begin + job_.part;
         if (end > begin) {
-            std::memcpy(job_.dst + begin, job_.src + begin, end - begin);
+            copy_bytes(job_.dst + begin, job_.src + begin, end - begin, job_.streaming);
         }
     }
 
     void serve(unsigned index) {
         std::uint64_t seen = 0;
         for (;;) {
-            {
-                std::unique_lock lock(mutex_);
-                start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-                if (stop_) {
-                    return;
+            const auto until =
+                std::chrono::steady_clock::now() + std::chrono::microseconds(spin_us_);
+            for (unsigned spin = 1; generation_.load(std::memory_order_acquire) == seen &&
+                                    !stop_.load(std::memory_order_acquire);
+                 ++spin) {
+                if (spin % 64 == 0 && std::chrono::steady_clock::now() > until) {
+                    std::unique_lock lock(mutex_);
+                    sleeping_.fetch_add(1, std::memory_order_acq_rel);
+                    start_.wait(lock, [&] {
+                        return stop_.load(std::memory_order_acquire) ||
+                               generation_.load(std::memory_order_acquire) != seen;
+                    });
+                    sleeping_.fetch_sub(1, std::memory_order_acq_rel);
+                    break;
                 }
-                seen = generation_;
+                relax();
             }
+            if (stop_.load(std::memory_order_acquire)) {
+                return;
+            }
+            seen = generation_.load(std::memory_order_acquire);
             copy_part(index);
-            {
-                const std::lock_guard lock(mutex_);
-                --pending_;
+            if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                // The last part: wake the caller if it stopped spinning (the lock orders this
+                // after its test of pending_).
+                { const std::lock_guard lock(mutex_); }
+                done_.notify_one();
             }
-            done_.notify_one();
         }
     }
 
@@ -100,30 +197,39 @@ class CopyWorkers {
     std::condition_variable start_;
     std::condition_variable done_;
     Job job_;
-    std::uint64_t generation_ = 0;
-    std::size_t pending_ = 0;
-    bool stop_ = false;
+    std::atomic<std::uint64_t> generation_{0};
+    std::atomic<std::size_t> pending_{0};
+    std::atomic<unsigned> sleeping_{0};
+    std::atomic<bool> stop_{false};
+    unsigned spin_us_;
     std::vector<std::thread> threads_;
 };
 
 /// A queue's pinned staging buffers (persistently mapped) and copy threads.
 class StagingPool {
   public:
-    // Measured on an H200 host (16 cores) with bench/transfers: 8 MiB chunks copied by 16
-    // threads moved 1 GiB at 46 GB/s (write) and 43 GB/s (read); 4 MiB chunks or 8 threads
-    // reached 32 to 38 GB/s. See bench/RESULTS.md.
-    static constexpr std::size_t chunk_bytes = std::size_t{8} << 20;
-    static constexpr std::size_t slot_count = 4;
-    /// Transfers smaller than this go straight to the driver.
-    static constexpr std::size_t threshold_bytes = std::size_t{4} << 20;
+    /// The most slots a pool has.
+    static constexpr std::size_t max_slots = 16;
 
-    /// Makes the staging buffers; a failure goes to `on_error` and leaves the pool not ready().
-    StagingPool(cl_context context, cl_command_queue queue, OnError on_error);
+    /// Makes the staging buffers with `tuning`; a failure goes to `on_error` and leaves the pool
+    /// not ready().
+    StagingPool(cl_context context, cl_command_queue queue, const StagingTuning& tuning,
+                OnError on_error);
     StagingPool(const StagingPool&) = delete;
     StagingPool& operator=(const StagingPool&) = delete;
 
     /// False when a staging buffer could not be made: transfers then go straight to the driver.
     bool ready() const noexcept { return ready_; }
+
+    /// The bytes of each chunk of a transfer of `bytes`: about target_chunks chunks, in whole
+    /// 64 KiB units, between min_chunk and the slots' size.
+    std::size_t chunk_for(std::size_t bytes) const noexcept {
+        const std::size_t wanted = bytes / tuning_.target_chunks;
+        std::size_t chunk =
+            wanted > tuning_.slot_bytes ? tuning_.slot_bytes : (wanted + 65535) / 65536 * 65536;
+        chunk = chunk < tuning_.min_chunk ? tuning_.min_chunk : chunk;
+        return chunk > tuning_.slot_bytes ? tuning_.slot_bytes : chunk;
+    }
 
     /// Blocking write of `bytes` from pageable `src` to `dst` at byte `offset`.
     void write(cl_command_queue queue, cl_mem dst, std::size_t offset, const std::byte* src,
@@ -159,7 +265,8 @@ class StagingPool {
     /// the device may still use a staging buffer.
     class InFlight {
       public:
-        explicit InFlight(OnError on_error) noexcept : on_error_(on_error) {}
+        InFlight(std::size_t slots, unsigned poll_us, OnError on_error) noexcept
+            : slots_(slots), poll_us_(poll_us), on_error_(on_error) {}
         InFlight(const InFlight&) = delete;
         InFlight& operator=(const InFlight&) = delete;
         ~InFlight() {
@@ -173,6 +280,17 @@ class StagingPool {
         }
         cl_event* slot(std::size_t i) { return &events_[i]; }
         void wait(std::size_t i) {
+            // A driver's blocking wait may sleep for longer than a chunk takes: poll first.
+            if (events_[i] != nullptr && poll_us_ != 0) {
+                const auto until =
+                    std::chrono::steady_clock::now() + std::chrono::microseconds(poll_us_);
+                cl_int status = CL_QUEUED;
+                while (clGetEventInfo(events_[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                                      &status, nullptr) == CL_SUCCESS &&
+                       status > CL_COMPLETE && std::chrono::steady_clock::now() < until) {
+                    CopyWorkers::relax();
+                }
+            }
             if (cl_event event = std::exchange(events_[i], nullptr)) {
                 const cl_int code = clWaitForEvents(1, &event);
                 clReleaseEvent(event);
@@ -181,7 +299,7 @@ class StagingPool {
             }
         }
         void wait_all() {
-            for (std::size_t i = 0; i < slot_count && ok_; ++i) {
+            for (std::size_t i = 0; i < slots_ && ok_; ++i) {
                 wait(i);
             }
         }
@@ -189,17 +307,15 @@ class StagingPool {
         bool ok() const noexcept { return ok_; }
 
       private:
-        std::array<cl_event, slot_count> events_{};
+        std::array<cl_event, max_slots> events_{};
+        std::size_t slots_;
+        unsigned poll_us_;
         OnError on_error_;
         bool ok_ = true;
     };
 
-    // The bytes of the chunk at byte `done` of a transfer of `bytes`.
-    static std::size_t chunk_of(std::size_t bytes, std::size_t done) noexcept {
-        return bytes - done < chunk_bytes ? bytes - done : chunk_bytes;
-    }
-
-    std::array<Slot, slot_count> slots_;
+    std::array<Slot, max_slots> slots_;
+    StagingTuning tuning_;
     CopyWorkers workers_;
     bool ready_ = false;
 };
@@ -217,7 +333,8 @@ OPENCLAW_INLINE std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of
     if (!state->staging) {
         // Pinned memory is an optimization: without it the transfer goes straight to the driver.
         Status unavailable;
-        auto pool = std::make_shared<StagingPool>(queue.context_handle(), queue.get(), unavailable);
+        auto pool = std::make_shared<StagingPool>(queue.context_handle(), queue.get(),
+                                                  staging_tuning(), unavailable);
         if (!pool->ready()) {
             return {nullptr, std::unique_lock<std::mutex>{}};
         }
@@ -231,21 +348,32 @@ std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Queue& qu
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue queue,
-                                         OnError on_error)
-    : workers_(std::thread::hardware_concurrency() < 1    ? 1u
-               : std::thread::hardware_concurrency() > 16 ? 16u
-                                                          : std::thread::hardware_concurrency()) {
-    for (Slot& slot : slots_) {
+                                         const StagingTuning& tuning, OnError on_error)
+    : tuning_(tuning),
+      workers_(
+          [&] {
+              const unsigned cores = std::thread::hardware_concurrency();
+              const unsigned wanted = tuning.threads < 1 ? 1u : tuning.threads;
+              return cores >= 1 && cores < wanted ? cores : wanted;
+          }(),
+          tuning.spin_us) {
+    tuning_.slots = tuning.slots < 1 ? 1 : tuning.slots > max_slots ? max_slots : tuning.slots;
+    tuning_.slot_bytes = tuning.slot_bytes < 65536 ? 65536 : tuning.slot_bytes / 65536 * 65536;
+    tuning_.target_chunks = tuning.target_chunks < 1 ? 1 : tuning.target_chunks;
+    tuning_.min_chunk = tuning.min_chunk < 65536 ? 65536 : tuning.min_chunk;
+    for (std::size_t i = 0; i < tuning_.slots; ++i) {
+        Slot& slot = slots_[i];
         cl_int code = CL_SUCCESS;
-        slot.mem = Handle<cl_mem>::adopt(clCreateBuffer(
-            context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, chunk_bytes, nullptr, &code));
+        slot.mem =
+            Handle<cl_mem>::adopt(clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+                                                 tuning_.slot_bytes, nullptr, &code));
         if (!check(code, "clCreateBuffer", on_error, [] { return "pinned staging buffer"; })) {
             slot.mem.reset();
             return;
         }
         slot.queue = Handle<cl_command_queue>::retain(queue);
         void* host = clEnqueueMapBuffer(queue, slot.mem.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                        0, chunk_bytes, 0, nullptr, nullptr, &code);
+                                        0, tuning_.slot_bytes, 0, nullptr, nullptr, &code);
         if (!check(code, "clEnqueueMapBuffer", on_error, [] { return "pinned staging buffer"; })) {
             return;
         }
@@ -256,19 +384,22 @@ OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue qu
 
 OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::size_t offset,
                                        std::byte* dst, std::size_t bytes, OnError on_error) {
-    InFlight in_flight(on_error);
-    const std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
-    const auto issue = [&](std::size_t i) {
-        const std::size_t n = chunk_of(bytes, i * chunk_bytes);
-        return check(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk_bytes, n,
-                                         slots_[i % slot_count].host, 0, nullptr,
-                                         in_flight.slot(i % slot_count)),
-                     "clEnqueueReadBuffer", on_error, [&] {
-                         return concat("staged chunk of ", n, " bytes at byte ",
-                                       offset + i * chunk_bytes);
-                     });
+    const std::size_t slots = tuning_.slots;
+    const std::size_t chunk = chunk_for(bytes);
+    InFlight in_flight(slots, tuning_.poll_us, on_error);
+    const std::size_t chunks = (bytes + chunk - 1) / chunk;
+    const auto size_of = [&](std::size_t i) {
+        return bytes - i * chunk < chunk ? bytes - i * chunk : chunk;
     };
-    for (std::size_t i = 0; i < chunks && i < slot_count; ++i) {
+    const auto issue = [&](std::size_t i) {
+        const std::size_t n = size_of(i);
+        return check(
+            clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk, n, slots_[i % slots].host,
+                                0, nullptr, in_flight.slot(i % slots)),
+            "clEnqueueReadBuffer", on_error,
+            [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + i * chunk); });
+    };
+    for (std::size_t i = 0; i < chunks && i < slots; ++i) {
         if (!issue(i)) {
             return;
         }
@@ -277,14 +408,13 @@ OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::
         return;
     }
     for (std::size_t i = 0; i < chunks; ++i) {
-        const std::size_t n = chunk_of(bytes, i * chunk_bytes);
-        in_flight.wait(i % slot_count);
+        in_flight.wait(i % slots);
         if (!in_flight.ok()) {
             return;
         }
-        workers_.copy(dst + i * chunk_bytes, slots_[i % slot_count].host, n);
-        if (i + slot_count < chunks &&
-            (!issue(i + slot_count) || !check(clFlush(queue), "clFlush", on_error))) {
+        workers_.copy(dst + i * chunk, slots_[i % slots].host, size_of(i), tuning_.stream_reads);
+        if (i + slots < chunks &&
+            (!issue(i + slots) || !check(clFlush(queue), "clFlush", on_error))) {
             return;
         }
     }
@@ -292,18 +422,20 @@ OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::
 
 OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std::size_t offset,
                                         const std::byte* src, std::size_t bytes, OnError on_error) {
-    InFlight in_flight(on_error);
-    for (std::size_t done = 0, i = 0; done < bytes; done += chunk_bytes, ++i) {
-        const std::size_t n = chunk_of(bytes, done);
-        Slot& slot = slots_[i % slot_count];
-        in_flight.wait(i % slot_count);  // the slot's previous chunk has left it
+    const std::size_t slots = tuning_.slots;
+    const std::size_t chunk = chunk_for(bytes);
+    InFlight in_flight(slots, tuning_.poll_us, on_error);
+    for (std::size_t done = 0, i = 0; done < bytes; done += chunk, ++i) {
+        const std::size_t n = bytes - done < chunk ? bytes - done : chunk;
+        Slot& slot = slots_[i % slots];
+        in_flight.wait(i % slots);  // the slot's previous chunk has left it
         if (!in_flight.ok()) {
             return;
         }
-        workers_.copy(slot.host, src + done, n);
+        workers_.copy(slot.host, src + done, n, tuning_.stream_writes);
         if (!check(
                 clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0, nullptr,
-                                     in_flight.slot(i % slot_count)),
+                                     in_flight.slot(i % slots)),
                 "clEnqueueWriteBuffer", on_error,
                 [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + done); }) ||
             !check(clFlush(queue), "clFlush", on_error)) {
@@ -313,7 +445,8 @@ OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std:
     in_flight.wait_all();
 }
 
-OPENCLAW_INLINE CopyWorkers::CopyWorkers(unsigned participants) {
+OPENCLAW_INLINE CopyWorkers::CopyWorkers(unsigned participants, unsigned spin_us)
+    : spin_us_(spin_us) {
     for (unsigned i = 1; i < participants; ++i) {
 #if defined(__cpp_exceptions)
         try {
