@@ -2,6 +2,7 @@
 # and CHANGELOG.md has a dated section for it (a release, not "unreleased"). In a git checkout
 # that has tags, the tag the docs name must be one of them.
 #   cmake -DROOT=<source dir> -DVERSION=<project version> [-DGIT=<git>] -P check_versions.cmake
+cmake_minimum_required(VERSION 3.21)
 string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" major_minor "${VERSION}")
 set(failures "")
 file(GLOB pages "${ROOT}/docs/*.md")
