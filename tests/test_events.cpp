@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -197,6 +198,30 @@ TEST_CASE("callbacks run exactly once and keep their event alive") {
     CHECK(eventually([&] { return token.use_count() == 1; }));
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     CHECK(calls.load() == count);  // and none ran twice
+}
+
+namespace users_code {
+// A function of the user's that happens to be named `after` and takes openclaw objects: an
+// unqualified call must reach it (argument-dependent lookup must not offer openclaw::after,
+// whose template would match better and then refuse the arguments at compile time).
+int after(const openclaw::Device& device, const char* label) {
+    return device ? static_cast<int>(std::string_view(label).size()) : -1;
+}
+int call_after(openclaw::Device& device, char* label) {
+    return after(device, label);
+}
+}  // namespace users_code
+
+TEST_CASE("a caller's own function named after is not hijacked by openclaw::after") {
+    openclaw::Device device = env().device;
+    char label[] = "four";
+    CHECK(users_code::call_after(device, label) == 4);
+    // openclaw::after itself, qualified or through a using-declaration.
+    using openclaw::after;
+    const openclaw::UserEvent gate{env().context};
+    const openclaw::WaitList list = after(gate);
+    CHECK(list.size() == 1);
+    gate.complete();
 }
 
 TEST_CASE("wait lists hold short lists inline and long ones on the heap") {

@@ -397,33 +397,41 @@ concept EventRange = requires(const R& range) {
 };
 }  // namespace detail
 
-/// The wait list of `events`: Events, or ranges of Events (a vector, an array, a span...). An
-/// empty Event among them makes the command that uses the list fail (CL_INVALID_EVENT_WAIT_LIST,
-/// reported to that command's OnError).
-template <class... Events>
-WaitList after(const Events&... events) {
-    WaitList list;
-    const auto add = [&list](const auto& item) {
-        if constexpr (std::is_convertible_v<const decltype(item)&, const Event&>) {
-            detail::WaitListAccess::add_deferred(list, item);
-        } else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(item)>, cl_event>) {
-            static_assert(detail::dependent_false<decltype(item)>,
-                          "after(): a raw cl_event is not an openclaw::Event: wrap it first, "
-                          "Event::retain(e) (the caller keeps its reference) or Event::adopt(e) "
-                          "(the Event takes it over)");
-        } else if constexpr (detail::EventRange<std::remove_cvref_t<decltype(item)>>) {
-            for (const Event& event : item) {
-                detail::WaitListAccess::add_deferred(list, event);
+namespace detail {
+struct After {
+    template <class... Events>
+    WaitList operator()(const Events&... events) const {
+        WaitList list;
+        const auto add = [&list](const auto& item) {
+            if constexpr (std::is_convertible_v<const decltype(item)&, const Event&>) {
+                detail::WaitListAccess::add_deferred(list, item);
+            } else if constexpr (std::is_same_v<std::remove_cvref_t<decltype(item)>, cl_event>) {
+                static_assert(detail::dependent_false<decltype(item)>,
+                              "after(): a raw cl_event is not an openclaw::Event: wrap it first, "
+                              "Event::retain(e) (the caller keeps its reference) or "
+                              "Event::adopt(e) (the Event takes it over)");
+            } else if constexpr (detail::EventRange<std::remove_cvref_t<decltype(item)>>) {
+                for (const Event& event : item) {
+                    detail::WaitListAccess::add_deferred(list, event);
+                }
+            } else {
+                static_assert(detail::dependent_false<decltype(item)>,
+                              "after(): pass openclaw::Events or ranges of them (a vector, array "
+                              "or span of Event)");
             }
-        } else {
-            static_assert(detail::dependent_false<decltype(item)>,
-                          "after(): pass openclaw::Events or ranges of them (a vector, array or "
-                          "span of Event)");
-        }
-    };
-    (add(events), ...);
-    return list;
-}
+        };
+        (add(events), ...);
+        return list;
+    }
+};
+}  // namespace detail
+
+/// `after(events...)`: the wait list of `events`, Events or ranges of Events (a vector, an
+/// array, a span...). An empty Event among them makes the command that uses the list fail
+/// (CL_INVALID_EVENT_WAIT_LIST, reported to that command's OnError). A function object, so that
+/// argument-dependent lookup never offers it in place of a function of the caller's that is
+/// also named `after`; call it qualified (`openclaw::after(e)`) or after a using-declaration.
+inline constexpr detail::After after{};
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool WaitList::refuse(const char* call,
