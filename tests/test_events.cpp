@@ -200,6 +200,39 @@ TEST_CASE("callbacks run exactly once and keep their event alive") {
     CHECK(calls.load() == count);  // and none ran twice
 }
 
+TEST_CASE("callbacks of failed commands run once, with the failure, and free their state") {
+    // PoCL never calls the completion callback of a command its failed wait list terminated;
+    // openclaw runs such a callback itself once the event has failed, and frees its state (and
+    // with it the reference to the event) either way.
+    const int count = 20;
+    std::atomic<int> calls{0};
+    std::atomic<int> failed{0};
+    const auto token = std::make_shared<int>(7);
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 64};
+    const openclaw::UserEvent gate{env().context};
+    for (int i = 0; i < count; ++i) {
+        env()
+            .queue
+            .fill(data.slice(0, 64), static_cast<cl_uint>(i), openclaw::with_event,
+                  openclaw::after(gate))
+            .on_complete([&calls, &failed, token](cl_int status) {
+                ++calls;
+                failed += status < 0 ? 1 : 0;
+            });
+    }
+    // The user event itself, failed: its own callback runs with the failure too.
+    gate.on_complete([&calls, &failed, token](cl_int status) {
+        ++calls;
+        failed += status < 0 ? 1 : 0;
+    });
+    gate.fail(-5);
+    CHECK(eventually([&] { return calls.load() == count + 1; }));
+    CHECK(failed.load() == count + 1);
+    CHECK(eventually([&] { return token.use_count() == 1; }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(calls.load() == count + 1);  // none ran twice
+}
+
 namespace users_code {
 // A function of the user's that happens to be named `after` and takes openclaw objects: an
 // unqualified call must reach it (argument-dependent lookup must not offer openclaw::after,

@@ -10,12 +10,17 @@
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <concepts>
+#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -215,14 +220,61 @@ struct Profile {
 
 namespace detail {
 
-/// The state of one clSetEventCallback registration: the callable and a reference to its event,
-/// so the event outlives the user's handles. Freed by the callback, exactly once.
+/// The on_complete callbacks handed to the driver, by key: the driver is given a number, not a
+/// pointer, and the table owns each callback's state. PoCL (3.1 and 5.0) never calls the
+/// completion callback of an event that failed (a user event set to a negative status, or a
+/// command its failed wait list terminated), so a thread of openclaw's polls the events whose
+/// callbacks are still pending and runs the callback of one that has failed and stayed without
+/// its driver call for a whole poll interval. Whoever takes a key from the table first (the
+/// driver's call or the poll) runs its callback: exactly once, then the state is freed. A
+/// driver call that comes later finds no entry and does nothing. The thread starts with the
+/// first on_complete of the program and sleeps while nothing is pending.
+class CompletionCallbacks {
+  public:
+    /// Runs the callback with the event's final status, then frees the state.
+    using Run = void (*)(void* state, cl_int status) noexcept;
+    /// Frees the state without running the callback.
+    using Destroy = void (*)(void* state) noexcept;
+
+    /// The one table of the program (made on first use and never destroyed, as its thread:
+    /// callbacks may arrive while static objects are being destroyed at exit).
+    static CompletionCallbacks& instance();
+
+    /// Takes `state`, whose callback waits for `event` (which the state keeps retained), and
+    /// returns the key to hand the driver.
+    void* add(cl_event event, void* state, Run run, Destroy destroy);
+    /// Frees the state of `key` without running it (the driver refused the registration).
+    void cancel(void* key) noexcept;
+    /// The driver's callback: runs the state of `key` unless the poll ran it already.
+    static void CL_CALLBACK from_driver(cl_event, cl_int status, void* key) noexcept;
+
+  private:
+    struct Entry {
+        std::uintptr_t key;
+        cl_event event;  // retained by the state
+        void* state;
+        Run run;
+        Destroy destroy;
+        bool failed_once;  // seen failed by the previous poll
+    };
+    CompletionCallbacks();
+    bool take(std::uintptr_t key, Entry& out) noexcept;
+    [[noreturn]] void poll();
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::vector<Entry> entries_;  // keys ascend
+    std::uintptr_t next_ = 0;
+};
+
+/// The state of one on_complete registration: the callable and a reference to its event, so the
+/// event outlives the user's handles. Run or destroyed once, by CompletionCallbacks.
 template <class F>
 struct CallbackState {
     detail::Handle<cl_event> event;
     F callback;
 
-    static void CL_CALLBACK invoke(cl_event, cl_int status, void* data) noexcept {
+    static void run(void* data, cl_int status) noexcept {
         const std::unique_ptr<CallbackState> self(static_cast<CallbackState*>(data));
         // The driver holds the event while it calls us: our reference may go first, so nothing
         // of OpenCL's is left to release once the callback has run (it may resume a coroutine
@@ -234,6 +286,7 @@ struct CallbackState {
             self->callback();
         }
     }
+    static void destroy(void* data) noexcept { delete static_cast<CallbackState*>(data); }
 };
 
 }  // namespace detail
@@ -282,9 +335,10 @@ class Event {
     }
 
     /// Calls `callback` (with the command's final status, a cl_int, if it takes one) once the
-    /// command completes or fails, on a thread of the driver's. The callback keeps the event
-    /// alive; its state is freed once, after it ran. Like any driver callback it must not block
-    /// on OpenCL work or throw (an escaping exception terminates).
+    /// command completes or fails, on a thread of the driver's (or, for a failed event whose
+    /// driver never calls back, as PoCL's, on openclaw's poll thread within about 20 ms). The
+    /// callback keeps the event alive; its state is freed once, after it ran. Like any driver
+    /// callback it must not block on OpenCL work or throw (an escaping exception terminates).
     template <class F>
     requires std::is_invocable_v < std::decay_t<F>
     &, cl_int > ||
@@ -297,10 +351,16 @@ class Event {
         }
         auto state = std::make_unique<State>(
             State{detail::Handle<cl_event>::retain(get(), on_error), std::forward<F>(callback)});
-        if (state->event &&
-            detail::check(clSetEventCallback(get(), CL_COMPLETE, &State::invoke, state.get()),
-                          "clSetEventCallback", on_error)) {
-            (void)state.release();  // owned by the driver until the callback runs
+        if (!state->event) {
+            return;
+        }
+        detail::CompletionCallbacks& table = detail::CompletionCallbacks::instance();
+        const cl_event event = state->event.get();
+        void* const key = table.add(event, state.release(), &State::run, &State::destroy);
+        if (!detail::check(clSetEventCallback(event, CL_COMPLETE,
+                                              &detail::CompletionCallbacks::from_driver, key),
+                           "clSetEventCallback", on_error)) {
+            table.cancel(key);
         }
     }
 
@@ -432,6 +492,96 @@ struct After {
 /// argument-dependent lookup never offers it in place of a function of the caller's that is
 /// also named `after`; call it qualified (`openclaw::after(e)`) or after a using-declaration.
 inline constexpr detail::After after{};
+
+#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
+OPENCLAW_INLINE detail::CompletionCallbacks& detail::CompletionCallbacks::instance() {
+    static CompletionCallbacks* const table = new CompletionCallbacks;  // intentionally immortal
+    return *table;
+}
+
+OPENCLAW_INLINE detail::CompletionCallbacks::CompletionCallbacks() {
+    std::thread([this] { poll(); }).detach();
+}
+
+OPENCLAW_INLINE void* detail::CompletionCallbacks::add(cl_event event, void* state, Run run,
+                                                       Destroy destroy) {
+    std::uintptr_t key = 0;
+    bool first = false;
+    {
+        const std::lock_guard lock(mutex_);
+        key = ++next_;
+        first = entries_.empty();
+        entries_.push_back({key, event, state, run, destroy, false});
+    }
+    if (first) {
+        wake_.notify_one();
+    }
+    return reinterpret_cast<void*>(key);
+}
+
+OPENCLAW_INLINE bool detail::CompletionCallbacks::take(std::uintptr_t key, Entry& out) noexcept {
+    const std::lock_guard lock(mutex_);
+    const auto at = std::lower_bound(entries_.begin(), entries_.end(), key,
+                                     [](const Entry& e, std::uintptr_t k) { return e.key < k; });
+    if (at == entries_.end() || at->key != key) {
+        return false;
+    }
+    out = *at;
+    entries_.erase(at);
+    return true;
+}
+
+OPENCLAW_INLINE void detail::CompletionCallbacks::cancel(void* key) noexcept {
+    Entry entry{};
+    if (instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
+        entry.destroy(entry.state);
+    }
+}
+
+OPENCLAW_INLINE void CL_CALLBACK detail::CompletionCallbacks::from_driver(cl_event, cl_int status,
+                                                                          void* key) noexcept {
+    Entry entry{};
+    if (instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
+        entry.run(entry.state, status);
+    }
+}
+
+OPENCLAW_INLINE void detail::CompletionCallbacks::poll() {
+    std::vector<std::pair<Entry, cl_int>> due;
+    for (;;) {
+        {
+            std::unique_lock lock(mutex_);
+            // 20 ms between polls, and at least 1 us per pending callback.
+            const auto interval = std::chrono::microseconds(
+                20000 + static_cast<std::chrono::microseconds::rep>(entries_.size()));
+            if (entries_.empty()) {
+                wake_.wait(lock, [this] { return !entries_.empty(); });
+            }
+            wake_.wait_for(lock, interval);
+            std::size_t kept = 0;
+            for (Entry& entry : entries_) {
+                cl_int status = CL_COMPLETE;
+                const bool known = clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                                  sizeof status, &status, nullptr) == CL_SUCCESS;
+                if (!known || status < 0) {
+                    if (entry.failed_once) {
+                        due.emplace_back(entry, known ? status : CL_INVALID_EVENT);
+                        continue;
+                    }
+                    entry.failed_once = true;  // the driver's call may still be on its way
+                }
+                // Running, complete (the driver calls back) or failed since this poll only.
+                entries_[kept++] = entry;
+            }
+            entries_.resize(kept);
+        }
+        for (const auto& [entry, status] : due) {
+            entry.run(entry.state, status);
+        }
+        due.clear();
+    }
+}
+#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool WaitList::refuse(const char* call,
