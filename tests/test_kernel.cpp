@@ -813,6 +813,55 @@ TEMPLATE_TEST_CASE("LocalMem beyond the device's local memory is refused before 
     CHECK(back[0] == 64.0f);
 }
 
+TEMPLATE_TEST_CASE("the kernel's own __local variables count with its LocalMem arguments", "",
+                   ScaleKernel, openclaw::DynamicKernel) {
+    // A kernel with 4 KiB of __local variables of its own: LocalMem arguments that fit the
+    // device alone but not together with those are refused, naming both parts.
+    const auto program = openclaw::Program::build(env().context, R"CLC(
+__kernel void own_tile(__global const float* in, __global float* out, __local float* scratch) {
+    __local float tile[1024];
+    const size_t i = get_local_id(0);
+    tile[i] = in[i];
+    scratch[i] = 2.0f * tile[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[i] = scratch[i] + tile[i];
+}
+)CLC");
+    auto kernel = [&] {
+        if constexpr (std::is_same_v<TestType, openclaw::DynamicKernel>) {
+            return program.kernel("own_tile");
+        } else {
+            return program.kernel<In<float>, Out<float>, Local<float>>("own_tile");
+        }
+    }();
+    const cl_ulong own = kernel.template work_group_info<CL_KERNEL_LOCAL_MEM_SIZE>(env().device);
+    INFO("CL_KERNEL_LOCAL_MEM_SIZE before any argument: " << own);
+    REQUIRE(own >= 1024 * sizeof(float));  // the driver counts the kernel's own tile
+    const std::size_t local = static_cast<std::size_t>(env().device.local_mem_size());
+    const openclaw::ReadOnlyBuffer<float> in{env().queue, std::vector<float>(64, 1.5f)};
+    const openclaw::WriteOnlyBuffer<float> out{env().context, 64};
+    // The arguments alone fit the device; with the kernel's own they do not.
+    const std::size_t fits_alone = (local - static_cast<std::size_t>(own)) / sizeof(float) + 1;
+    REQUIRE(fits_alone * sizeof(float) <= local);
+    kernel.set_args(in, out, LocalMem<float>{fits_alone});
+    CHECK(kernel.local_bytes() == fits_alone * sizeof(float));
+    CHECK(kernel.local_needed() == fits_alone * sizeof(float) + own);
+    const auto error =
+        thrown<openclaw::Error>([&] { env().queue.enqueue(kernel, NDRange{64}, NDRange{64}); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_OUT_OF_RESOURCES);
+    CHECK_THAT(error->what(),
+               has("own_tile") && has(std::to_string(fits_alone * sizeof(float)) + " bytes") &&
+                   has("the kernel's own __local variables " + std::to_string(own)) &&
+                   has("CL_KERNEL_LOCAL_MEM_SIZE") && has("CL_DEVICE_LOCAL_MEM_SIZE"));
+    // Arguments that fit with the kernel's own: it runs.
+    kernel.set_args(in, out, LocalMem<float>{64});
+    env().queue.enqueue(kernel, NDRange{64}, NDRange{64});
+    std::vector<float> back(64);
+    env().queue.read(out, back);
+    CHECK(back == std::vector<float>(64, 4.5f));
+}
+
 TEMPLATE_TEST_CASE("a kernel's arguments set from two threads at once are refused, not corrupted",
                    "", ScaleKernel, openclaw::DynamicKernel) {
     const std::size_t n = 64;

@@ -45,11 +45,17 @@ struct KernelDescription {
     bool clonable = false;      // clCloneKernel may be called (OpenCL 2.1+ platform and headers)
     bool svm = false;           // SVM arguments may be set (OpenCL 2.0+ platform and headers)
     std::vector<ArgInfo> args;  // one per parameter; unknown without arg info
+    /// The kernel's own __local memory (its __local variables and what the implementation
+    /// needs): CL_KERNEL_LOCAL_MEM_SIZE before any argument is set, the most of any device of
+    /// its program. 0 when unknown (a kernel adopted with its arguments possibly set).
+    std::size_t local_own = 0;
 
     /// Reads it from `kernel`; arg info only when its program was built with
-    /// -cl-kernel-arg-info. nullptr if a query failed (reported to `on_error`).
+    /// -cl-kernel-arg-info; local_own only when `fresh` (no argument set yet). nullptr if a
+    /// query failed (reported to `on_error`).
     static std::shared_ptr<const KernelDescription> of(cl_kernel kernel, bool with_arg_info,
-                                                       Version platform, OnError on_error);
+                                                       Version platform, OnError on_error,
+                                                       bool fresh = false);
 };
 
 /// A kernel made for one request: its own handle (its own argument values), the shared
@@ -425,21 +431,26 @@ class Kernel : public KernelBase {
             cache_->valued = {};
             cache_->local = {};
             cache_->local_total = 0;
+            cache_->local_need = description().local_own;
         }
     }
 
     /// The bytes of local memory the LocalMem arguments set so far ask for (Queue::enqueue
     /// compares them with the device's CL_DEVICE_LOCAL_MEM_SIZE before the driver sees them).
     std::size_t local_bytes() const noexcept { return cache_ ? cache_->local_total : 0; }
+    /// The local memory a launch needs: local_bytes() plus the kernel's own __local memory
+    /// (CL_KERNEL_LOCAL_MEM_SIZE of the kernel alone). Queue::enqueue compares it with the
+    /// device's CL_DEVICE_LOCAL_MEM_SIZE.
+    std::size_t local_needed() const noexcept { return cache_ ? cache_->local_need : 0; }
 
     /// \private True when a launch finds nothing to refuse in what this kernel holds: every
-    /// argument set, their LocalMem within `local_limit` bytes, nothing mapped anywhere. When
-    /// false, Queue::enqueue makes the checks one by one (check_unmapped, check_arguments_set,
-    /// local_bytes) to say which failed.
+    /// argument set, the local memory it needs within `local_limit` bytes, nothing mapped
+    /// anywhere. When false, Queue::enqueue makes the checks one by one (check_unmapped,
+    /// check_arguments_set, local_needed) to say which failed.
     bool launch_ready(std::size_t local_limit) const noexcept {
         const ArgCache* cache = cache_.get();
         return cache != nullptr && (cache->set & all_set) == all_set &&
-               cache->local_total <= local_limit && !detail::map_registry.any();
+               cache->local_need <= local_limit && !detail::map_registry.any();
     }
 
     /// False (after reporting which argument is not set yet) when a launch would find an unset
@@ -512,6 +523,7 @@ class Kernel : public KernelBase {
         std::array<bool, sizeof...(Params)> valued{};
         std::array<std::size_t, sizeof...(Params)> local{};  // LocalMem bytes per argument
         std::size_t local_total = 0;
+        std::size_t local_need = 0;  // local_total plus the kernel's own __local memory
         std::uint64_t set = 0;  // bit i: argument i has been set (parameters past 64: not kept)
         // Set while one thread sets arguments: another thread at the same time is refused.
         std::atomic<bool> busy{false};
@@ -525,6 +537,7 @@ class Kernel : public KernelBase {
             valued = other.valued;
             local = other.local;
             local_total = other.local_total;
+            local_need = other.local_need;
             set = other.set;
             return *this;
         }
@@ -551,6 +564,7 @@ class Kernel : public KernelBase {
         } else if (get() != nullptr) {
             cache_ = std::make_shared<ArgCache>();
             cache_->set = fresh ? 0 : all_set;
+            cache_->local_need = description().local_own;
         }
     }
 
@@ -639,6 +653,7 @@ class Kernel : public KernelBase {
                     total = detail::saturating_add(total, bytes);
                 }
                 cache.local_total = total;
+                cache.local_need = detail::saturating_add(total, description().local_own);
             }
         } else {
             const Param value(arg);  // converted to the parameter's type
@@ -772,6 +787,12 @@ class DynamicKernel : public KernelBase {
     /// The bytes of local memory the LocalMem arguments set so far ask for (Queue::enqueue
     /// compares them with the device's CL_DEVICE_LOCAL_MEM_SIZE before the driver sees them).
     std::size_t local_bytes() const noexcept { return record_ ? record_->local_total : 0; }
+    /// The local memory a launch needs: local_bytes() plus the kernel's own __local memory
+    /// (CL_KERNEL_LOCAL_MEM_SIZE of the kernel alone). Queue::enqueue compares it with the
+    /// device's CL_DEVICE_LOCAL_MEM_SIZE.
+    std::size_t local_needed() const noexcept {
+        return record_ ? detail::saturating_add(record_->local_total, description().local_own) : 0;
+    }
 
     /// False (after reporting which argument is not set yet) when a launch would find an unset
     /// argument (Queue::enqueue calls it; one compare). A kernel made with adopt or retain may
@@ -971,10 +992,8 @@ class DynamicKernel : public KernelBase {
 #if OPENCLAW_OUT_OF_LINE_DEFINITIONS
 namespace detail {
 
-OPENCLAW_INLINE std::shared_ptr<const KernelDescription> KernelDescription::of(cl_kernel kernel,
-                                                                               bool with_arg_info,
-                                                                               Version platform,
-                                                                               OnError on_error) {
+OPENCLAW_INLINE std::shared_ptr<const KernelDescription> KernelDescription::of(
+    cl_kernel kernel, bool with_arg_info, Version platform, OnError on_error, bool fresh) {
     Relay step(on_error);
     auto description = std::make_shared<KernelDescription>();
     description->name = get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(step, kernel);
@@ -995,6 +1014,20 @@ OPENCLAW_INLINE std::shared_ptr<const KernelDescription> KernelDescription::of(c
             break;  // drivers answer alike for every argument of a kernel
         }
         description->arg_info = true;
+    }
+    if (fresh) {
+        // A check, not a requirement: a failed query leaves it unknown (0).
+        Status quiet;
+        const cl_program program = get_info<cl_kernel, CL_KERNEL_PROGRAM>(quiet, kernel);
+        for (const cl_device_id device :
+             quiet.ok() ? get_info<cl_program, CL_PROGRAM_DEVICES>(quiet, program)
+                        : std::vector<cl_device_id>{}) {
+            const cl_ulong own =
+                get_info<KernelWorkGroupInfo, CL_KERNEL_LOCAL_MEM_SIZE>(quiet, kernel, device);
+            if (quiet.ok() && own > description->local_own) {
+                description->local_own = static_cast<std::size_t>(own);
+            }
+        }
     }
     return description;
 }

@@ -1277,7 +1277,7 @@ OPENCLAW_INLINE MadeKernel make_kernel(const Program& program, std::string_view 
             return {};
         }
         auto description = KernelDescription::of(first.get(), state->flags.kernel_arg_info,
-                                                 state->platform_version, on_error);
+                                                 state->platform_version, on_error, true);
         if (!description) {
             return {};
         }

@@ -846,9 +846,9 @@ class Queue {
                 return false;
             }
         }
-        if constexpr (requires { kernel.local_bytes(); }) {
-            if (kernel.local_bytes() > limits_.local_mem_size) {
-                local_exceeded(kernel.get(), kernel.local_bytes(), on_error);
+        if constexpr (requires { kernel.local_needed(); }) {
+            if (kernel.local_needed() > limits_.local_mem_size) {
+                local_exceeded(kernel.get(), kernel.local_bytes(), kernel.local_needed(), on_error);
                 return false;
             }
         }
@@ -907,7 +907,8 @@ class Queue {
     [[gnu::cold]] bool geometry_error(const NDRange& global, const NDRange& local, cl_int code,
                                       cl_uint d, OnError on_error) const;
     [[gnu::cold]] void foreign_kernel(cl_kernel kernel, OnError on_error) const;
-    [[gnu::cold]] void local_exceeded(cl_kernel kernel, std::size_t bytes, OnError on_error) const;
+    [[gnu::cold]] void local_exceeded(cl_kernel kernel, std::size_t arguments, std::size_t needed,
+                                      OnError on_error) const;
     [[gnu::cold]] void launch_failed(cl_int code, cl_kernel kernel, const NDRange& global,
                                      const NDRange& local, OnError on_error) const;
 
@@ -1170,16 +1171,22 @@ OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) con
 }
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::local_exceeded(cl_kernel kernel,
-                                                                        std::size_t bytes,
+                                                                        std::size_t arguments,
+                                                                        std::size_t needed,
                                                                         OnError on_error) const {
-    detail::fail(on_error, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel",
-                 detail::describe_safely([&](OnError quiet) {
-                     return detail::concat(
-                         "the LocalMem arguments of kernel \"",
-                         detail::get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(quiet, kernel),
-                         "\" need ", bytes, " bytes of local memory; the device has ",
-                         limits_.local_mem_size, " (CL_DEVICE_LOCAL_MEM_SIZE)");
-                 }));
+    detail::fail(
+        on_error, CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel",
+        detail::describe_safely([&](OnError quiet) {
+            const std::size_t own = needed - (arguments < needed ? arguments : needed);
+            return detail::concat(
+                "the LocalMem arguments of kernel \"",
+                detail::get_info<cl_kernel, CL_KERNEL_FUNCTION_NAME>(quiet, kernel), "\" need ",
+                arguments, " bytes of local memory",
+                own == 0 ? std::string()
+                         : detail::concat(" and the kernel's own __local variables ", own,
+                                          " (CL_KERNEL_LOCAL_MEM_SIZE): ", needed, " in all"),
+                "; the device has ", limits_.local_mem_size, " (CL_DEVICE_LOCAL_MEM_SIZE)");
+        }));
 }
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Queue::launch_failed(cl_int code,
