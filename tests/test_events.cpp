@@ -233,6 +233,46 @@ TEST_CASE("callbacks of failed commands run once, with the failure, and free the
     CHECK(calls.load() == count + 1);  // none ran twice
 }
 
+namespace {
+std::atomic<cl_int> seen_status{1};
+}  // namespace
+
+TEST_CASE(
+    "a driver that calls back with CL_COMPLETE for a failed event still reports the failure") {
+    // NVIDIA's driver (580) calls the callback of a failed event with CL_COMPLETE, the status it
+    // was registered for: the callback is given the event's own status. Called here as the
+    // driver calls it, with the table's key.
+    using Table = openclaw::detail::CompletionCallbacks;
+    const openclaw::UserEvent gate{env().context};
+    gate.fail(-7);
+    seen_status = 1;
+    void* const key = Table::instance().add(
+        gate.get(), new int(0),
+        [](void* state, cl_int status) noexcept {
+            seen_status = status;
+            delete static_cast<int*>(state);
+        },
+        [](void* state) noexcept { delete static_cast<int*>(state); });
+    Table::from_driver(gate.get(), CL_COMPLETE, key);
+    CHECK(seen_status.load() == -7);
+    // A late second call with the same key finds nothing and runs nothing.
+    seen_status = 1;
+    Table::from_driver(gate.get(), CL_COMPLETE, key);
+    CHECK(seen_status.load() == 1);
+    // A completed event keeps its CL_COMPLETE.
+    const openclaw::UserEvent done{env().context};
+    done.complete();
+    void* const other = Table::instance().add(
+        done.get(), new int(0),
+        [](void* state, cl_int status) noexcept {
+            seen_status = status;
+            delete static_cast<int*>(state);
+        },
+        [](void* state) noexcept { delete static_cast<int*>(state); });
+    Table::from_driver(done.get(), CL_COMPLETE, other);
+    CHECK(seen_status.load() == CL_COMPLETE);
+}
+
 namespace users_code {
 // A function of the user's that happens to be named `after` and takes openclaw objects: an
 // unqualified call must reach it (argument-dependent lookup must not offer openclaw::after,

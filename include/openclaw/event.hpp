@@ -10,7 +10,6 @@
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 
-#include <algorithm>
 #include <array>
 #include <chrono>
 #include <concepts>
@@ -521,13 +520,21 @@ OPENCLAW_INLINE void* detail::CompletionCallbacks::add(cl_event event, void* sta
 
 OPENCLAW_INLINE bool detail::CompletionCallbacks::take(std::uintptr_t key, Entry& out) noexcept {
     const std::lock_guard lock(mutex_);
-    const auto at = std::lower_bound(entries_.begin(), entries_.end(), key,
-                                     [](const Entry& e, std::uintptr_t k) { return e.key < k; });
-    if (at == entries_.end() || at->key != key) {
+    std::size_t low = 0;  // the keys ascend: binary search
+    std::size_t high = entries_.size();
+    while (low < high) {
+        const std::size_t middle = low + (high - low) / 2;
+        if (entries_[middle].key < key) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == entries_.size() || entries_[low].key != key) {
         return false;
     }
-    out = *at;
-    entries_.erase(at);
+    out = entries_[low];
+    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(low));
     return true;
 }
 
@@ -542,6 +549,15 @@ OPENCLAW_INLINE void CL_CALLBACK detail::CompletionCallbacks::from_driver(cl_eve
                                                                           void* key) noexcept {
     Entry entry{};
     if (instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
+        // NVIDIA's driver (580) passes CL_COMPLETE, the status the callback was registered
+        // for, also for an event that failed: the event's own status says which it was.
+        cl_int actual = CL_COMPLETE;
+        if (status >= 0 &&
+            clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof actual, &actual,
+                           nullptr) == CL_SUCCESS &&
+            actual < 0) {
+            status = actual;
+        }
         entry.run(entry.state, status);
     }
 }
