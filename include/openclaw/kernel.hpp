@@ -1016,17 +1016,21 @@ OPENCLAW_INLINE std::shared_ptr<const KernelDescription> KernelDescription::of(
         description->arg_info = true;
     }
     if (fresh) {
-        // A check, not a requirement: a failed query leaves it unknown (0).
-        Status quiet;
-        const cl_program program = get_info<cl_kernel, CL_KERNEL_PROGRAM>(quiet, kernel);
-        for (const cl_device_id device :
-             quiet.ok() ? get_info<cl_program, CL_PROGRAM_DEVICES>(quiet, program)
-                        : std::vector<cl_device_id>{}) {
+        const cl_program program = get_info<cl_kernel, CL_KERNEL_PROGRAM>(step, kernel);
+        const std::vector<cl_device_id> devices =
+            step.failed() ? std::vector<cl_device_id>{}
+                          : get_info<cl_program, CL_PROGRAM_DEVICES>(step, program);
+        for (const cl_device_id device : devices) {
             const cl_ulong own =
-                get_info<KernelWorkGroupInfo, CL_KERNEL_LOCAL_MEM_SIZE>(quiet, kernel, device);
-            if (quiet.ok() && own > description->local_own) {
-                description->local_own = static_cast<std::size_t>(own);
+                get_info<KernelWorkGroupInfo, CL_KERNEL_LOCAL_MEM_SIZE>(step, kernel, device);
+            if (step.failed()) {
+                return nullptr;
             }
+            description->local_own = own > description->local_own ? static_cast<std::size_t>(own)
+                                                                  : description->local_own;
+        }
+        if (step.failed()) {
+            return nullptr;
         }
     }
     return description;
