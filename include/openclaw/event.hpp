@@ -262,7 +262,8 @@ class CompletionCallbacks {
 
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::vector<Entry> entries_;  // keys ascend
+    std::vector<Entry> entries_;  // keys ascend; a taken entry has no state until compacted
+    std::size_t taken_ = 0;       // taken entries still in entries_
     std::uintptr_t next_ = 0;
 };
 
@@ -355,7 +356,8 @@ class Event {
         }
         detail::CompletionCallbacks& table = detail::CompletionCallbacks::instance();
         const cl_event event = state->event.get();
-        void* const key = table.add(event, state.release(), &State::run, &State::destroy);
+        void* const key = table.add(event, state.get(), &State::run, &State::destroy);
+        (void)state.release();  // the table's now (add may throw: then the state is freed here)
         if (!detail::check(clSetEventCallback(event, CL_COMPLETE,
                                               &detail::CompletionCallbacks::from_driver, key),
                            "clSetEventCallback", on_error)) {
@@ -530,11 +532,20 @@ OPENCLAW_INLINE bool detail::CompletionCallbacks::take(std::uintptr_t key, Entry
             high = middle;
         }
     }
-    if (low == entries_.size() || entries_[low].key != key) {
+    if (low == entries_.size() || entries_[low].key != key || entries_[low].state == nullptr) {
         return false;
     }
     out = entries_[low];
-    entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(low));
+    entries_[low].state = nullptr;  // taken: removed lazily, so that taking stays O(log n)
+    ++taken_;
+    while (!entries_.empty() && entries_.back().state == nullptr) {
+        entries_.pop_back();
+        --taken_;
+    }
+    if (taken_ > entries_.size() / 2) {
+        std::erase_if(entries_, [](const Entry& entry) { return entry.state == nullptr; });
+        taken_ = 0;
+    }
     return true;
 }
 
@@ -576,6 +587,9 @@ OPENCLAW_INLINE void detail::CompletionCallbacks::poll() {
             wake_.wait_for(lock, interval);
             std::size_t kept = 0;
             for (Entry& entry : entries_) {
+                if (entry.state == nullptr) {
+                    continue;  // taken by its driver call
+                }
                 cl_int status = CL_COMPLETE;
                 const bool known = clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS,
                                                   sizeof status, &status, nullptr) == CL_SUCCESS;
@@ -590,6 +604,7 @@ OPENCLAW_INLINE void detail::CompletionCallbacks::poll() {
                 entries_[kept++] = entry;
             }
             entries_.resize(kept);
+            taken_ = 0;
         }
         for (const auto& [entry, status] : due) {
             entry.run(entry.state, status);
