@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -479,12 +480,26 @@ namespace {
 /// An application's event callback, run with the call depth reset: a driver may run callbacks
 /// on the thread of an interposed call (PoCL does, inside clWaitForEvents and others), and the
 /// calls the callback makes are the application's, to be counted like any other.
+/// Wrappers the driver has not called yet stay listed (reachable: not a leak of the program under
+/// test), because PoCL never calls the callback of a failed event.
 struct EventCallback {
     void(CL_CALLBACK* notify)(cl_event, cl_int, void*);
     void* user_data;
 
+    static std::mutex& pending_mutex() {
+        static std::mutex* const mutex = new std::mutex;
+        return *mutex;
+    }
+    static std::set<EventCallback*>& pending() {
+        static std::set<EventCallback*>* const set = new std::set<EventCallback*>;
+        return *set;
+    }
     static void CL_CALLBACK run(cl_event event, cl_int status, void* data) {
         const std::unique_ptr<EventCallback> self(static_cast<EventCallback*>(data));
+        {
+            const std::lock_guard lock(pending_mutex());
+            pending().erase(self.get());
+        }
         const int outer = std::exchange(depth, 0);
         self->notify(event, status, self->user_data);
         depth = outer;
@@ -506,10 +521,17 @@ extern "C" CL_API_ENTRY cl_int CL_API_CALL clSetEventCallback(
         return real_fn(event, command_exec_callback_type, pfn_notify, user_data);
     }
     auto wrapped = std::make_unique<EventCallback>(EventCallback{pfn_notify, user_data});
+    {
+        const std::lock_guard lock(EventCallback::pending_mutex());
+        EventCallback::pending().insert(wrapped.get());
+    }
     const cl_int result =
         real_fn(event, command_exec_callback_type, &EventCallback::run, wrapped.get());
     if (result == CL_SUCCESS) {
         wrapped.release();  // the driver's until the callback runs
+    } else {
+        const std::lock_guard lock(EventCallback::pending_mutex());
+        EventCallback::pending().erase(wrapped.get());
     }
     return result;
 }
