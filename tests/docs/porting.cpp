@@ -6,6 +6,8 @@
 // first argument (tests/docs/porting/filters.cl).
 #include <openclaw/openclaw.hpp>
 
+#include "c_check.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -43,15 +45,8 @@ std::vector<cl_uchar4> sample_pixels() {
     return pixels;
 }
 
-// The C API side: every status checked (exiting on failure), every object released.
-#define CHECK(call)                                                  \
-    do {                                                             \
-        const cl_int status_ = (call);                               \
-        if (status_ != CL_SUCCESS) {                                 \
-            std::fprintf(stderr, "%s failed: %d\n", #call, status_); \
-            std::exit(EXIT_FAILURE);                                 \
-        }                                                            \
-    } while (0)
+// The C API side: every status checked (CHECK: c_check.hpp) (exiting on failure), every object
+// released.
 
 Results c_version(cl_device_id device, const char* path) {
     const std::vector<float> values = sample_values();

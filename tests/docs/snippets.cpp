@@ -5,6 +5,8 @@
 // sides compute the same results on the first device openclaw selects.
 #include <openclaw/openclaw.hpp>
 
+#include "c_check.hpp"
+
 #if defined(OPENCLAW_DOCS_CLHPP)
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <openclaw/interop/clhpp.hpp>
@@ -74,15 +76,7 @@ std::vector<float> map_and_sub_openclaw(const openclaw::Device& device, std::siz
 }
 // [openclaw map and sub-buffer]
 
-// The C API side: every status checked, every object released on every path.
-#define CHECK(call)                                                  \
-    do {                                                             \
-        const cl_int status_ = (call);                               \
-        if (status_ != CL_SUCCESS) {                                 \
-            std::fprintf(stderr, "%s failed: %d\n", #call, status_); \
-            std::exit(EXIT_FAILURE);                                 \
-        }                                                            \
-    } while (0)
+// The C API side: every status checked (CHECK: c_check.hpp), every object released on every path.
 
 // [C vector_add]
 std::vector<float> vector_add_c(cl_device_id device, const std::vector<float>& a,
