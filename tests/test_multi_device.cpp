@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -162,9 +163,23 @@ __kernel void mark(__global int* out, const int value) { out[get_global_id(0)] =
     CHECK(foreign->cl_code() == CL_INVALID_DEVICE);
     CHECK_THAT(foreign->what(), has("is not one of the context's devices"));
 
+    // A failed build names every device it was for, with a log each (PoCL reports one device,
+    // the root, for a program of its sub-devices: the build's own list is what counts).
+    const auto broken = thrown<openclaw::BuildError>(
+        [&] { (void)openclaw::Program::build(context, "__kernel void k() { undefined_x = 1; }"); });
+    REQUIRE(broken);
+    const std::string count = std::to_string(devices.size());
+    CHECK_THAT(broken->what(),
+               has("the build failed for " + count + " of " + count + " device(s)"));
+    CHECK(broken->logs().size() == devices.size());
+    for (const auto& log : broken->logs()) {
+        CHECK(log.status == CL_BUILD_ERROR);
+        CHECK_THAT(log.log, has("undefined_x"));
+    }
     const auto first_only = openclaw::Program::build(context, {devices[0]}, source);
-    // One device (PoCL names the root device for a program of its sub-devices).
-    CHECK(first_only.devices().size() == 1);
+    // The device it was built for (PoCL itself names the root device for it).
+    CHECK(first_only.devices() == std::vector<openclaw::Device>{devices[0]});
+    CHECK(openclaw::Program::build(context, source).devices() == devices);
     const openclaw::WriteOnlyBuffer<cl_int> shared{context, 16};
     auto on_first = first_only.kernel<openclaw::Out<cl_int>, cl_int>("mark");
     on_first.set_args(shared, 4);

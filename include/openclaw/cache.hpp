@@ -532,8 +532,10 @@ OPENCLAW_INLINE void store_build(const Program& program, const BuildOptions&,
     Status unavailable;
     CachedBuild entry;
     entry.binaries = program.binaries(unavailable);
-    for (const Device& device : program.devices(unavailable)) {
-        entry.logs.push_back(program.build_info<CL_PROGRAM_BUILD_LOG>(device, unavailable));
+    // One log per binary, so per device the driver names (not the devices the build was given).
+    for (const cl_device_id id : program.info<CL_PROGRAM_DEVICES>(unavailable)) {
+        entry.logs.push_back(
+            program.build_info<CL_PROGRAM_BUILD_LOG>(Device::retain(id, unavailable), unavailable));
     }
     bool complete = unavailable.ok() && !entry.binaries.empty();
     for (const Binary& binary : entry.binaries) {

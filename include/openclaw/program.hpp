@@ -369,6 +369,9 @@ struct ProgramState {
     ProgramFlags flags;
     bool from_cache = false;
     bool link_input = false;  // compiled, not linked (or linked as a library): no kernels
+    // The devices the build was for, as given (empty for an adopted handle): PoCL reports the root
+    // device for a program of sub-devices, so CL_PROGRAM_DEVICES cannot say which were built.
+    std::vector<Device> devices;
     std::vector<std::string> cached_logs;
     std::mutex mutex;  // guards what follows
     bool platform_known = false;
@@ -503,7 +506,9 @@ class Program {
     /// The names of the program's kernels.
     std::vector<std::string> kernel_names(OnError on_error = {}) const;
 
-    /// The devices the program was built for (CL_PROGRAM_DEVICES).
+    /// The devices the program was built for, as the build was given them (its device list, or
+    /// the context's devices); CL_PROGRAM_DEVICES for a program adopted from a raw handle. (PoCL
+    /// reports the root device for a program of sub-devices.)
     std::vector<Device> devices(OnError on_error = {}) const;
     /// The program's context (CL_PROGRAM_CONTEXT), retained.
     Context context(OnError on_error = {}) const {
@@ -602,6 +607,7 @@ struct ProgramAccess {
                         const std::vector<Device>& devices, std::vector<std::string> logs,
                         OnError on_error) {
         Program program(std::move(handle), ProgramFlags::of(effective, devices, on_error));
+        program.state_->devices = devices;
         program.state_->from_cache = true;
         program.state_->cached_logs = std::move(logs);
         return program;
@@ -795,6 +801,7 @@ OPENCLAW_INLINE Program Program::build_for(const Context& context,
     }
     auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
     Program program(std::move(handle), detail::ProgramFlags::of(effective, devices, step));
+    program.state_->devices = devices;
     if (step.failed()) {
         return {};
     }
@@ -881,6 +888,7 @@ OPENCLAW_INLINE Program Program::compile(const Context& context, std::string_vie
     }
     Program program(detail::Handle<cl_program>::adopt(raw),
                     detail::ProgramFlags::of(effective, devices, step));
+    program.state_->devices = devices;
     program.state_->link_input = true;
     if (step.failed()) {
         return {};
@@ -946,6 +954,8 @@ OPENCLAW_INLINE Program Program::link(const Context& context, const std::vector<
     // A failed link may still return a program: it holds the logs.
     Program program(detail::Handle<cl_program>::adopt(raw), flags);
     program.state_->link_input = options.contains("-create-library");
+    Status unknown;  // then devices() asks the program
+    program.state_->devices = context.devices(unknown);
     if (code != CL_SUCCESS) {
         if (raw != nullptr) {
             program.build_failed(code, options, options, program.failed_build(), on_error, call);
@@ -976,6 +986,7 @@ OPENCLAW_INLINE Program Program::from_binaries(const Context& context,
         return {};
     }
     Program program(std::move(handle), detail::ProgramFlags::of(options, devices, step));
+    program.state_->devices = devices;
     if (step.failed()) {
         return {};
     }
@@ -1036,6 +1047,7 @@ OPENCLAW_INLINE Program Program::from_il(const Context& context, std::span<const
     }
     Program program(detail::Handle<cl_program>::adopt(raw),
                     detail::ProgramFlags::of(options, devices, step));
+    program.state_->devices = devices;
     if (step.failed()) {
         return {};
     }
@@ -1075,6 +1087,9 @@ OPENCLAW_INLINE Program Program::of(detail::Handle<cl_program> handle, OnError o
 }
 
 OPENCLAW_INLINE std::vector<Device> Program::devices(OnError on_error) const {
+    if (state_ && !state_->devices.empty()) {
+        return state_->devices;
+    }
     detail::Relay step(on_error);
     std::vector<Device> devices;
     for (cl_device_id id : info<CL_PROGRAM_DEVICES>(step)) {
