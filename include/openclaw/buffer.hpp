@@ -23,6 +23,10 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
+namespace detail {
+struct BufferAccess;
+}  // namespace detail
+
 /// Kernels may only read the buffer (`const __global T*`).
 struct ReadOnly {
     /// The clCreateBuffer flag of this access (CL_MEM_READ_ONLY).
@@ -297,6 +301,7 @@ class Buffer {
     template <class U, class A>
     friend class Buffer;
     friend class BufferSlice<T, Access>;
+    friend struct detail::BufferAccess;
 
     explicit Buffer(detail::MemObject mem) noexcept : mem_(std::move(mem)) {}
 
@@ -305,6 +310,15 @@ class Buffer {
 
 namespace detail {
 struct SliceAccess;
+
+/// What side headers need of a Buffer beyond its public face: a typed buffer over a memory object
+/// they made (a memory pool's buffers).
+struct BufferAccess {
+    template <class T, class A>
+    static Buffer<T, A> make(MemObject mem) noexcept {
+        return Buffer<T, A>(std::move(mem));
+    }
+};
 }  // namespace detail
 
 /// A region of a buffer: `size()` elements from element `offset()` (buffer.slice(offset, count)).

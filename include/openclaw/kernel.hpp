@@ -421,6 +421,17 @@ class Kernel : public KernelBase {
         return copy;
     }
 
+    /// \private A clone with this kernel's argument values and their record (what a command
+    /// graph records); `kept` is false where the values cannot come along (no clCloneKernel).
+    [[nodiscard]] Kernel clone_for_record(bool& kept, OnError on_error) const {
+        kept = false;
+        Kernel copy(copy_of(kept, on_error), on_error);
+        if (kept && copy && cache_) {
+            *copy.cache_ = *cache_;
+        }
+        return copy;
+    }
+
     /// Forgets which argument values are set, so that the next set_args sets every one again.
     /// openclaw skips clSetKernelArg for an argument whose value (the same buffer, the same
     /// bytes) this kernel or a copy of it already set; call this after setting arguments
@@ -780,6 +791,17 @@ class DynamicKernel : public KernelBase {
         DynamicKernel copy(copy_of(cloned, on_error), true);
         if (cloned && copy && record_) {
             *copy.record_ = *record_;  // the argument values came along
+        }
+        return copy;
+    }
+
+    /// \private A clone with this kernel's argument values and their record (what a command
+    /// graph records); `kept` is false where the values cannot come along (no clCloneKernel).
+    [[nodiscard]] DynamicKernel clone_for_record(bool& kept, OnError on_error) const {
+        kept = false;
+        DynamicKernel copy(copy_of(kept, on_error), true);
+        if (kept && copy && record_) {
+            *copy.record_ = *record_;
         }
         return copy;
     }

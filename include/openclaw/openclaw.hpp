@@ -15,6 +15,7 @@
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/fwd.hpp>
+#include <openclaw/graph.hpp>
 #include <openclaw/image.hpp>
 #include <openclaw/kernel.hpp>
 #include <openclaw/mapping.hpp>
@@ -22,6 +23,7 @@
 #include <openclaw/params.hpp>
 #include <openclaw/pinned.hpp>
 #include <openclaw/platform.hpp>
+#include <openclaw/pool.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
 #include <openclaw/select.hpp>

@@ -922,6 +922,27 @@ namespace detail {
 /// What the memory core needs of a queue beyond its public face: its shared state.
 struct QueueAccess {
     static QueueState* state(const Queue& queue) noexcept { return queue.state_.get(); }
+    /// Every check of a launch without the launch (what a command graph makes when recording):
+    /// the queue, the kernel's context, the offset, the geometry, the kernel's own checks.
+    template <class K>
+    static bool check_launch(const Queue& queue, const K& kernel, const NDRange& global,
+                             const NDRange& local, const NDRange* offset, OnError on_error) {
+        if (!queue.check_not_empty("clEnqueueNDRangeKernel", on_error)) {
+            return false;
+        }
+        if (kernel.context_handle() != queue.context_) {
+            queue.foreign_kernel(kernel.get(), on_error);
+            return false;
+        }
+        return (offset == nullptr || queue.check_offset(*offset, global, on_error)) &&
+               queue.check_geometry(global, local, kernel.non_uniform_groups(), on_error) &&
+               queue.kernel_ready(kernel, on_error);
+    }
+    /// The launch checks that depend on the kernel's arguments (set, local memory).
+    template <class K>
+    static bool check_kernel(const Queue& queue, const K& kernel, OnError on_error) {
+        return queue.kernel_ready(kernel, on_error);
+    }
 };
 }  // namespace detail
 

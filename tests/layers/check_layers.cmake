@@ -39,6 +39,8 @@ set(table
   "detail/sha256.hpp wing cache"
   "cache.hpp wing cache"
   "split.hpp wing split"
+  "graph.hpp wing graph"
+  "pool.hpp wing pool"
   "openclaw.hpp umbrella"
   "src.hpp umbrella"
   "interop/clhpp.hpp interop")

@@ -25,6 +25,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -695,6 +697,134 @@ extern "C" CL_API_ENTRY void CL_API_CALL clSVMFree(cl_context context, void* svm
     real_fn(context, svm_pointer);
 }
 
+// cl_khr_command_buffer (revisions 0.9.0 to 0.9.4, as openclaw's graph.hpp drives them): the
+// look-up below returns these wrappers, so that failures can be injected into the entry points
+// and the events a replay makes are counted. Command buffers themselves are not counted objects.
+namespace command_buffer {
+using Buffer = void*;
+using SyncPoint = cl_uint;
+Buffer(CL_API_CALL* real_create)(cl_uint, const cl_command_queue*, const cl_ulong*, cl_int*);
+cl_int(CL_API_CALL* real_finalize)(Buffer);
+cl_int(CL_API_CALL* real_release)(Buffer);
+cl_int(CL_API_CALL* real_enqueue)(cl_uint, cl_command_queue*, Buffer, cl_uint, const cl_event*,
+                                  cl_event*);
+cl_int(CL_API_CALL* real_ndrange)(Buffer, cl_command_queue, const cl_ulong*, cl_kernel, cl_uint,
+                                  const size_t*, const size_t*, const size_t*, cl_uint,
+                                  const SyncPoint*, SyncPoint*, void**);
+cl_int(CL_API_CALL* real_copy)(Buffer, cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t,
+                               cl_uint, const SyncPoint*, SyncPoint*, void**);
+cl_int(CL_API_CALL* real_fill)(Buffer, cl_command_queue, cl_mem, const void*, size_t, size_t,
+                               size_t, cl_uint, const SyncPoint*, SyncPoint*, void**);
+cl_int(CL_API_CALL* real_barrier)(Buffer, cl_command_queue, cl_uint, const SyncPoint*, SyncPoint*,
+                                  void**);
+
+Buffer CL_API_CALL create(cl_uint n, const cl_command_queue* queues, const cl_ulong* properties,
+                          cl_int* errcode_ret) {
+    const Call call("clCreateCommandBufferKHR");
+    if (const auto code = call.injected()) {
+        if (errcode_ret != nullptr) {
+            *errcode_ret = *code;
+        }
+        return nullptr;
+    }
+    return real_create(n, queues, properties, errcode_ret);
+}
+cl_int CL_API_CALL finalize(Buffer buffer) {
+    const Call call("clFinalizeCommandBufferKHR");
+    if (const auto code = call.injected()) {
+        return *code;
+    }
+    return real_finalize(buffer);
+}
+cl_int CL_API_CALL release(Buffer buffer) {
+    const Call call("clReleaseCommandBufferKHR");
+    if (const auto code = call.injected()) {
+        return *code;  // a failed release: the driver keeps it (reported as a cleanup failure)
+    }
+    return real_release(buffer);
+}
+cl_int CL_API_CALL enqueue(cl_uint n, cl_command_queue* queues, Buffer buffer, cl_uint waits,
+                           const cl_event* wait, cl_event* event) {
+    const Call call("clEnqueueCommandBufferKHR");
+    if (const auto code = call.injected()) {
+        return *code;
+    }
+    const cl_int result = real_enqueue(n, queues, buffer, waits, wait, event);
+    if (result == CL_SUCCESS && event != nullptr && call.counted()) {
+        state().created(Kind::event, *event);
+    }
+    return result;
+}
+cl_int CL_API_CALL ndrange(Buffer buffer, cl_command_queue queue, const cl_ulong* properties,
+                           cl_kernel kernel, cl_uint dims, const size_t* offset,
+                           const size_t* global, const size_t* local, cl_uint waits,
+                           const SyncPoint* wait, SyncPoint* point, void** handle) {
+    const Call call("clCommandNDRangeKernelKHR");
+    if (const auto code = call.injected()) {
+        return *code;
+    }
+    return real_ndrange(buffer, queue, properties, kernel, dims, offset, global, local, waits, wait,
+                        point, handle);
+}
+cl_int CL_API_CALL copy(Buffer buffer, cl_command_queue queue, cl_mem src, cl_mem dst,
+                        size_t src_offset, size_t dst_offset, size_t size, cl_uint waits,
+                        const SyncPoint* wait, SyncPoint* point, void** handle) {
+    const Call call("clCommandCopyBufferKHR");
+    if (const auto code = call.injected()) {
+        return *code;
+    }
+    return real_copy(buffer, queue, src, dst, src_offset, dst_offset, size, waits, wait, point,
+                     handle);
+}
+cl_int CL_API_CALL fill(Buffer buffer, cl_command_queue queue, cl_mem mem, const void* pattern,
+                        size_t pattern_size, size_t offset, size_t size, cl_uint waits,
+                        const SyncPoint* wait, SyncPoint* point, void** handle) {
+    const Call call("clCommandFillBufferKHR");
+    if (const auto code = call.injected()) {
+        return *code;
+    }
+    return real_fill(buffer, queue, mem, pattern, pattern_size, offset, size, waits, wait, point,
+                     handle);
+}
+cl_int CL_API_CALL barrier(Buffer buffer, cl_command_queue queue, cl_uint waits,
+                           const SyncPoint* wait, SyncPoint* point, void** handle) {
+    const Call call("clCommandBarrierWithWaitListKHR");
+    if (const auto code = call.injected()) {
+        return *code;
+    }
+    return real_barrier(buffer, queue, waits, wait, point, handle);
+}
+
+// The wrapper of `name` (remembering the driver's `real`), or `real` for other names.
+void* wrap(const char* name, void* real) {
+    if (real == nullptr) {
+        return nullptr;
+    }
+    const auto take = [&](auto& slot, auto wrapper) {
+        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(real);
+        return reinterpret_cast<void*>(wrapper);
+    };
+    const std::string_view n(name);
+    if (n == "clCreateCommandBufferKHR")
+        return take(real_create, &create);
+    if (n == "clFinalizeCommandBufferKHR")
+        return take(real_finalize, &finalize);
+    if (n == "clReleaseCommandBufferKHR")
+        return take(real_release, &release);
+    if (n == "clEnqueueCommandBufferKHR")
+        return take(real_enqueue, &enqueue);
+    if (n == "clCommandNDRangeKernelKHR")
+        return take(real_ndrange, &ndrange);
+    if (n == "clCommandCopyBufferKHR")
+        return take(real_copy, &copy);
+    if (n == "clCommandFillBufferKHR")
+        return take(real_fill, &fill);
+    if (n == "clCommandBarrierWithWaitListKHR")
+        return take(real_barrier, &barrier);
+    return real;
+}
+}  // namespace command_buffer
+
 // An injected failure is the NULL that means "no such function".
 extern "C" CL_API_ENTRY void* CL_API_CALL
 clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char* func_name) {
@@ -703,7 +833,7 @@ clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char* fu
     if (call.injected()) {
         return nullptr;
     }
-    return real_fn(platform, func_name);
+    return command_buffer::wrap(func_name, real_fn(platform, func_name));
 }
 
 extern "C" CL_API_ENTRY void* CL_API_CALL clGetExtensionFunctionAddress(const char* func_name) {

@@ -1,0 +1,954 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// CommandGraph: a sequence of commands (kernel launches with their arguments, buffer copies and
+// fills, barriers) recorded once for one in-order queue, every check made while recording, and
+// replayed with one call (a side header). On a device whose cl_khr_command_buffer is a revision
+// openclaw drives (0.9.0 to 0.9.4, gated on the version the device reports, not on the name) and
+// allows simultaneous use, the graph is a command buffer; elsewhere (NVIDIA's driver has no
+// command buffers) a replay is a loop over the pre-checked enqueues, so the same code runs
+// everywhere. A recorded kernel is a clone of the kernel with its argument values, which the
+// graph owns: buffers bound to it stay alive while the graph exists, and GraphKernel::set_args
+// changes them between replays with the checks of Kernel::set_args.
+
+#include <openclaw/buffer.hpp>
+#include <openclaw/context.hpp>
+#include <openclaw/device.hpp>
+#include <openclaw/error.hpp>
+#include <openclaw/event.hpp>
+#include <openclaw/kernel.hpp>
+#include <openclaw/ndrange.hpp>
+#include <openclaw/platform.hpp>
+#include <openclaw/program.hpp>
+#include <openclaw/queue.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+OPENCLAW_BEGIN_NAMESPACE
+
+/// How a CommandGraph replays.
+enum class GraphPath : unsigned char {
+    portable,        ///< a loop over the recorded, pre-checked enqueues
+    command_buffer,  ///< one cl_khr_command_buffer enqueue
+};
+
+/// How a CommandGraph is made.
+struct GraphOptions {
+    /// Use cl_khr_command_buffer where the device has a revision openclaw drives; false: always
+    /// the portable replay (to compare the two, or to avoid a driver's command buffers).
+    bool command_buffer = true;
+};
+
+template <class K>
+class GraphKernel;
+
+namespace detail {
+
+// cl_khr_command_buffer as revisions 0.9.0 to 0.9.4 declare it (PoCL 3.1 reports 0.9.0, PoCL 5.0
+// 0.9.4). Revision 0.9.5 added a properties parameter to every recording entry point, so the
+// revisions are not interchangeable; these are openclaw's own declarations, whatever revision the
+// installed <CL/cl_ext.h> has.
+struct CommandBufferApi {
+    using Buffer = void*;  // cl_command_buffer_khr
+    using SyncPoint = cl_uint;
+    static constexpr cl_uint capabilities_query =
+        0x12A9;  // CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR
+    static constexpr cl_uint required_queue_properties_query = 0x12AA;
+    static constexpr cl_ulong simultaneous_use_capability = 1 << 2;
+    static constexpr cl_ulong flags_property = 0x1293;  // CL_COMMAND_BUFFER_FLAGS_KHR
+    static constexpr cl_ulong simultaneous_use_flag = 1 << 0;
+
+    using Create = Buffer(CL_API_CALL*)(cl_uint, const cl_command_queue*, const cl_ulong*, cl_int*);
+    using Finalize = cl_int(CL_API_CALL*)(Buffer);
+    using Enqueue = cl_int(CL_API_CALL*)(cl_uint, cl_command_queue*, Buffer, cl_uint,
+                                         const cl_event*, cl_event*);
+    using NDRangeKernel = cl_int(CL_API_CALL*)(Buffer, cl_command_queue, const cl_ulong*, cl_kernel,
+                                               cl_uint, const std::size_t*, const std::size_t*,
+                                               const std::size_t*, cl_uint, const SyncPoint*,
+                                               SyncPoint*, void**);
+    using CopyBuffer = cl_int(CL_API_CALL*)(Buffer, cl_command_queue, cl_mem, cl_mem, std::size_t,
+                                            std::size_t, std::size_t, cl_uint, const SyncPoint*,
+                                            SyncPoint*, void**);
+    using FillBuffer = cl_int(CL_API_CALL*)(Buffer, cl_command_queue, cl_mem, const void*,
+                                            std::size_t, std::size_t, std::size_t, cl_uint,
+                                            const SyncPoint*, SyncPoint*, void**);
+    using Barrier = cl_int(CL_API_CALL*)(Buffer, cl_command_queue, cl_uint, const SyncPoint*,
+                                         SyncPoint*, void**);
+
+    Create create = nullptr;
+    Finalize finalize = nullptr;
+    Finalize release = nullptr;
+    Enqueue enqueue = nullptr;
+    NDRangeKernel ndrange = nullptr;
+    CopyBuffer copy = nullptr;
+    FillBuffer fill = nullptr;
+    Barrier barrier = nullptr;
+};
+
+/// One recorded kernel, type-erased: the graph's own clone of the user's kernel.
+struct GraphKernelSlot {
+    GraphKernelSlot() = default;
+    GraphKernelSlot(const GraphKernelSlot&) = delete;
+    GraphKernelSlot& operator=(const GraphKernelSlot&) = delete;
+    virtual ~GraphKernelSlot() = default;
+    /// The mapping check of a launch (a bound buffer mapped in a conflicting way).
+    virtual bool unmapped(OnError on_error) const = 0;
+    /// The launch checks that arguments can change: every argument set, local memory.
+    virtual bool ready(const Queue& queue, OnError on_error) const = 0;
+    virtual std::string name() const = 0;
+};
+
+template <class K>
+struct GraphKernelHolder final : GraphKernelSlot {
+    explicit GraphKernelHolder(K made) : kernel(std::move(made)) {}
+    bool unmapped(OnError on_error) const override { return kernel.check_unmapped(on_error); }
+    bool ready(const Queue& queue, OnError on_error) const override {
+        return QueueAccess::check_kernel(queue, kernel, on_error);
+    }
+    std::string name() const override {
+        Status quiet;
+        return kernel.name(quiet);
+    }
+    K kernel;
+};
+
+/// One recorded command, with everything its enqueue needs.
+struct GraphCommand {
+    enum class Kind : unsigned char { kernel, copy, fill, barrier };
+    Kind kind = Kind::barrier;
+    cl_uint dimensions = 0;
+    bool has_offset = false;
+    bool has_local = false;
+    std::array<std::size_t, 3> offset{};
+    std::array<std::size_t, 3> global{};
+    std::array<std::size_t, 3> local{};
+    cl_kernel kernel = nullptr;  // owned by slot
+    std::unique_ptr<GraphKernelSlot> slot;
+    Handle<cl_mem> source;       // copies (retained: the graph keeps them alive)
+    Handle<cl_mem> destination;  // copies and fills
+    std::size_t source_offset = 0;
+    std::size_t destination_offset = 0;  // bytes
+    std::size_t bytes = 0;
+    std::size_t pattern_size = 0;
+    std::array<unsigned char, 128> pattern{};
+};
+
+/// What a graph and the handles of its kernels share.
+struct GraphState {
+    Queue queue;
+    std::vector<GraphCommand> commands;
+    const CommandBufferApi* api = nullptr;  // null: the portable replay
+    std::string portable_why;
+    CommandBufferApi::Buffer buffer = nullptr;  // built at the first replay (or finalize)
+    bool stale = true;                          // the buffer no longer matches the commands
+    std::atomic<bool> busy{false};              // a thread replays, records or updates
+
+    GraphState() = default;
+    GraphState(const GraphState&) = delete;
+    GraphState& operator=(const GraphState&) = delete;
+    ~GraphState() { drop_buffer(); }
+
+    void drop_buffer() noexcept {
+        if (buffer != nullptr) {
+            if (const cl_int code = api->release(buffer); code != CL_SUCCESS) {
+                report_cleanup_failure("clReleaseCommandBufferKHR", code);
+            }
+            buffer = nullptr;
+        }
+    }
+};
+
+/// Refuses a second thread using one graph at the same time (as a Kernel refuses set_args).
+[[gnu::cold]] inline bool graph_shared(const char* call, OnError on_error) {
+    fail(on_error, CL_INVALID_OPERATION, call,
+         "another thread is using this graph (recording, replaying or changing arguments) at the "
+         "same time: a graph, like a kernel, is used by one thread at a time");
+    return false;
+}
+
+/// A failure of the recording checks, reported as the graph's call with the command's index.
+[[gnu::cold]] inline void record_refused(const Status& checks, const char* call, std::size_t index,
+                                         OnError on_error) {
+    fail(on_error, checks.cl_code(), call,
+         concat("command ", index, " not recorded: ", checks.detail()));
+}
+
+/// The command buffer entry points for `queue`'s device, or nullptr with the reason in `why`.
+inline const CommandBufferApi* find_command_buffers(const Queue& queue, std::string& why,
+                                                    OnError on_error) {
+    Relay step(on_error);
+    const Device device = queue.device(step);
+    if (step.failed()) {
+        return nullptr;
+    }
+    const Platform platform = device.platform(step);
+    const Version platform_version = platform.version(step);
+    if (step.failed()) {
+        return nullptr;
+    }
+    if (!device.supports_extension("cl_khr_command_buffer", step) || step.failed()) {
+        why = "the device has no cl_khr_command_buffer";
+        return nullptr;
+    }
+#if CL_TARGET_OPENCL_VERSION >= 300
+    if (platform_version < Version{3, 0}) {
+        why = "the platform is older than OpenCL 3.0, so the extension's revision is unknown";
+        return nullptr;
+    }
+    cl_version revision = 0;
+    for (const cl_name_version& each : device.info<CL_DEVICE_EXTENSIONS_WITH_VERSION>(step)) {
+        if (std::strcmp(each.name, "cl_khr_command_buffer") == 0) {
+            revision = each.version;
+        }
+    }
+    if (step.failed()) {
+        return nullptr;
+    }
+    if (CL_VERSION_MAJOR(revision) != 0 || CL_VERSION_MINOR(revision) != 9 ||
+        CL_VERSION_PATCH(revision) > 4) {
+        why = concat("the device's cl_khr_command_buffer is revision ", CL_VERSION_MAJOR(revision),
+                     '.', CL_VERSION_MINOR(revision), '.', CL_VERSION_PATCH(revision),
+                     ", and openclaw drives 0.9.0 to 0.9.4 (later revisions changed the entry "
+                     "points)");
+        return nullptr;
+    }
+    cl_ulong capabilities = 0;
+    cl_ulong required = 0;
+    if (!check(clGetDeviceInfo(device.get(), CommandBufferApi::capabilities_query,
+                               sizeof(capabilities), &capabilities, nullptr),
+               "clGetDeviceInfo", on_error,
+               [] { return "query CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR"; }) ||
+        !check(clGetDeviceInfo(device.get(), CommandBufferApi::required_queue_properties_query,
+                               sizeof(required), &required, nullptr),
+               "clGetDeviceInfo", on_error,
+               [] { return "query CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR"; })) {
+        return nullptr;
+    }
+    if ((capabilities & CommandBufferApi::simultaneous_use_capability) == 0) {
+        why =
+            "the device's command buffers do not allow simultaneous use (a replay would wait "
+            "for the previous one)";
+        return nullptr;
+    }
+    const auto properties = queue.info<CL_QUEUE_PROPERTIES>(step);
+    if (step.failed()) {
+        return nullptr;
+    }
+    if ((properties & required) != required) {
+        why = concat("the device's command buffers need queue properties (bits ", required,
+                     ") that the queue lacks");
+        return nullptr;
+    }
+    // One table per platform, filled once and never changed (graphs hold pointers to it).
+    static std::array<std::pair<cl_platform_id, CommandBufferApi>, 8> tables{};
+    static std::size_t filled = 0;
+    static std::mutex filling;
+    const std::lock_guard lock(filling);
+    for (std::size_t i = 0; i < filled; ++i) {
+        if (tables[i].first == platform.get()) {
+            return &tables[i].second;
+        }
+    }
+    const auto find = [&](const char* name) {
+        return clGetExtensionFunctionAddressForPlatform(platform.get(), name);
+    };
+    CommandBufferApi found;
+    found.create = reinterpret_cast<decltype(found.create)>(find("clCreateCommandBufferKHR"));
+    found.finalize = reinterpret_cast<decltype(found.finalize)>(find("clFinalizeCommandBufferKHR"));
+    found.release = reinterpret_cast<decltype(found.release)>(find("clReleaseCommandBufferKHR"));
+    found.enqueue = reinterpret_cast<decltype(found.enqueue)>(find("clEnqueueCommandBufferKHR"));
+    found.ndrange = reinterpret_cast<decltype(found.ndrange)>(find("clCommandNDRangeKernelKHR"));
+    found.copy = reinterpret_cast<decltype(found.copy)>(find("clCommandCopyBufferKHR"));
+    found.fill = reinterpret_cast<decltype(found.fill)>(find("clCommandFillBufferKHR"));
+    found.barrier =
+        reinterpret_cast<decltype(found.barrier)>(find("clCommandBarrierWithWaitListKHR"));
+    const char* missing = !found.create     ? "clCreateCommandBufferKHR"
+                          : !found.finalize ? "clFinalizeCommandBufferKHR"
+                          : !found.release  ? "clReleaseCommandBufferKHR"
+                          : !found.enqueue  ? "clEnqueueCommandBufferKHR"
+                          : !found.ndrange  ? "clCommandNDRangeKernelKHR"
+                          : !found.copy     ? "clCommandCopyBufferKHR"
+                          : !found.fill     ? "clCommandFillBufferKHR"
+                          : !found.barrier  ? "clCommandBarrierWithWaitListKHR"
+                                            : nullptr;
+    if (missing != nullptr) {
+        // The device reports the extension: a missing entry point is the platform's failure.
+        fail(on_error, CL_INVALID_OPERATION, "clGetExtensionFunctionAddressForPlatform",
+             concat("the device reports cl_khr_command_buffer, the platform returned no ", missing,
+                    " (GraphOptions{.command_buffer = false} replays without command buffers)"));
+        return nullptr;
+    }
+    if (filled == tables.size()) {
+        why = "more platforms with command buffers than openclaw keeps tables for";
+        return nullptr;
+    }
+    tables[filled] = {platform.get(), found};
+    return &tables[filled++].second;
+#else
+    (void)platform_version;
+    why = "openclaw was compiled for OpenCL before 3.0, which reports no extension revisions";
+    return nullptr;
+#endif
+}
+
+}  // namespace detail
+
+/// A recorded sequence of commands for one in-order queue, replayed with one call: the graphs of
+/// CUDA (cudaStreamBeginCapture / cudaGraphInstantiate / cudaGraphLaunch) for OpenCL.
+///
+///     openclaw::CommandGraph graph{queue};
+///     auto step = graph.enqueue(kernel.set_args(a, b, n), NDRange{n});  // checked now
+///     graph.copy(b, c);
+///     for (int i = 0; i < 1000; ++i) graph.replay();                   // nothing checked again
+///     step.set_args(a, c, n);                                          // typed, between replays
+///
+/// Every check a queue makes (geometry against the device, arguments set, local memory, ranges,
+/// contexts) is made when a command is recorded; a replay checks only that no buffer of the
+/// graph is mapped in a way a command conflicts with, and the wait list. The graph keeps what it
+/// records alive: its kernels are its own clones of the kernels given (with their argument
+/// values: changing the original's arguments later does not change the graph), and the buffers
+/// of its copies and fills are retained. A graph is used by one thread at a time; moving it is
+/// cheap, copying it is not allowed.
+class CommandGraph {
+  public:
+    /// An empty graph; assign one made for a queue before use.
+    CommandGraph() = default;
+    /// A graph for `queue` (in-order: commands run in the order recorded).
+    explicit CommandGraph(const Queue& queue, GraphOptions options = {}, OnError on_error = {});
+
+    /// Takes `other`'s recording; `other` is left empty.
+    CommandGraph(CommandGraph&& other) noexcept = default;
+    /// Takes `other`'s recording (a self-move keeps it); `other` is left empty.
+    CommandGraph& operator=(CommandGraph&& other) noexcept = default;
+    CommandGraph(const CommandGraph&) = delete;
+    CommandGraph& operator=(const CommandGraph&) = delete;
+    ~CommandGraph() = default;
+
+    /// Records a launch of `kernel` with the argument values it holds now; returns the handle
+    /// through which GraphKernel::set_args changes them later. Checked as Queue::enqueue checks.
+    template <class... Params>
+    GraphKernel<Kernel<Params...>> enqueue(const Kernel<Params...>& kernel, const NDRange& global,
+                                           const NDRange& local = detail::no_range,
+                                           OnError on_error = {}) {
+        return record(kernel, nullptr, global, local, on_error);
+    }
+    /// As above, with the work-items' global IDs starting at `offset`.
+    template <class... Params>
+    GraphKernel<Kernel<Params...>> enqueue(const Kernel<Params...>& kernel,
+                                           const GlobalOffset& offset, const NDRange& global,
+                                           const NDRange& local = detail::no_range,
+                                           OnError on_error = {}) {
+        return record(kernel, &offset.values(), global, local, on_error);
+    }
+    /// Records a launch of a kernel without a C++ signature (checked as Queue::enqueue checks).
+    GraphKernel<DynamicKernel> enqueue(const DynamicKernel& kernel, const NDRange& global,
+                                       const NDRange& local = detail::no_range,
+                                       OnError on_error = {});
+    /// As above, with the work-items' global IDs starting at `offset`.
+    GraphKernel<DynamicKernel> enqueue(const DynamicKernel& kernel, const GlobalOffset& offset,
+                                       const NDRange& global,
+                                       const NDRange& local = detail::no_range,
+                                       OnError on_error = {});
+    /// Refused at compile time: a graph records kernels (copies and fills by name).
+    template <class K, class... Rest>
+    requires(!std::derived_from<std::remove_cvref_t<K>, KernelBase>) void enqueue(const K&,
+                                                                                  Rest&&...) {
+        static_assert(detail::dependent_false<K>,
+                      "graph.enqueue(kernel, NDRange{...}): the first argument must be a kernel "
+                      "(Kernel<...> or DynamicKernel); record copies and fills with graph.copy "
+                      "and graph.fill");
+    }
+
+    /// Records a copy of the source region into the destination region (same element type; the
+    /// destination at least as large). The buffers are kept alive by the graph.
+    template <detail::BufferRegion Source, detail::BufferRegion Destination>
+    void copy(const Source& src, const Destination& dst, OnError on_error = {});
+    /// Records setting every element of the region to `value` (elements of 1, 2, 4, ..., 128
+    /// bytes: what clEnqueueFillBuffer and command buffers take).
+    template <detail::BufferRegion Region>
+    void fill(const Region& dst, const typename Region::value_type& value, OnError on_error = {});
+    /// Records a barrier: later commands start after earlier ones have completed (what an
+    /// in-order queue does anyway; it marks the point in the graph).
+    void barrier(OnError on_error = {});
+
+    /// Builds the command buffer now rather than at the first replay (on the portable path it
+    /// does nothing), so that a driver's refusal shows here.
+    void finalize(OnError on_error = {});
+
+    /// Enqueues every recorded command, after the events of `wait`; returns when they are
+    /// enqueued. Fails before enqueuing anything if a buffer of the graph is mapped in a way a
+    /// command conflicts with.
+    void replay(const WaitList& wait = detail::no_wait, OnError on_error = {}) {
+        (void)run(wait, nullptr, on_error);
+    }
+    /// As replay(), returning an Event that completes when the whole replay has.
+    [[nodiscard]] Event replay(WithEvent, const WaitList& wait = detail::no_wait,
+                               OnError on_error = {}) {
+        cl_event raw = nullptr;
+        (void)run(wait, &raw, on_error);
+        return Event::adopt(raw);
+    }
+
+    /// How replays run: one command buffer, or the portable loop.
+    GraphPath path() const noexcept {
+        return state_ && state_->api != nullptr ? GraphPath::command_buffer : GraphPath::portable;
+    }
+    /// Why the graph replays on the portable path (empty on the command-buffer path).
+    std::string portable_reason() const { return state_ ? state_->portable_why : std::string(); }
+    /// The number of recorded commands.
+    std::size_t size() const noexcept { return state_ ? state_->commands.size() : 0; }
+    /// The queue the graph replays on.
+    const Queue& queue() const noexcept {
+        static const Queue none;
+        return state_ ? state_->queue : none;
+    }
+    /// True when the graph was made for a queue.
+    explicit operator bool() const noexcept { return static_cast<bool>(state_); }
+
+  private:
+    template <class K>
+    GraphKernel<K> record(const K& kernel, const NDRange* offset, const NDRange& global,
+                          const NDRange& local, OnError on_error);
+    bool start(const char* call, OnError on_error) const;
+    bool run(const WaitList& wait, cl_event* event, OnError on_error);
+    bool build(OnError on_error);
+    bool check_unmapped(OnError on_error) const;
+    void add(detail::GraphCommand command) {
+        state_->commands.push_back(std::move(command));
+        state_->stale = true;
+    }
+    bool record_copy(const detail::MemObject& source, const detail::MemObject& destination,
+                     std::size_t source_offset, std::size_t destination_offset,
+                     std::size_t source_count, std::size_t destination_count,
+                     detail::Element element, OnError on_error);
+    bool record_fill(const detail::MemObject& buffer, const void* pattern, std::size_t offset,
+                     std::size_t count, detail::Element element, OnError on_error);
+
+    std::shared_ptr<detail::GraphState> state_;
+};
+
+/// A kernel launch recorded in a CommandGraph: changes the launch's arguments between replays
+/// with the checks of the kernel's own set_args (compile-time for a Kernel<Params...>), then
+/// the launch checks that depend on arguments (every one set, local memory) again. On the
+/// command-buffer path the graph is rebuilt at the next replay.
+template <class K>
+class GraphKernel {
+  public:
+    /// An empty handle (a failed recording returns one).
+    GraphKernel() = default;
+
+    /// Sets every argument, as K::set_args does (a trailing error target included).
+    template <class... Args>
+    GraphKernel& set_args(Args&&... args) {
+        return detail::split_error_target(
+            [this]<class... ArgRefs>(OnError on_error, const auto&... values) -> GraphKernel& {
+                static_assert((detail::outlives_the_call<ArgRefs> && ...),
+                              "GraphKernel::set_args: a temporary buffer, image or sampler is "
+                              "released when the statement ends: keep it in a variable while "
+                              "the graph may replay");
+                update(on_error, [&](OnError step) { kernel_->set_args(values..., step); });
+                return *this;
+            },
+            std::forward<Args>(args)...);
+    }
+    /// Sets argument `Index` alone (a Kernel<Params...>), as Kernel::set_arg does.
+    template <std::size_t Index, class ArgRef>
+    GraphKernel& set_arg(ArgRef&& arg, OnError on_error = {}) {
+        static_assert(detail::outlives_the_call<ArgRef>,
+                      "GraphKernel::set_arg: a temporary buffer, image or sampler is released "
+                      "when the statement ends: keep it in a variable while the graph may replay");
+        update(on_error,
+               [&](OnError step) { kernel_->template set_arg<Index>(std::as_const(arg), step); });
+        return *this;
+    }
+    /// Sets argument `index` alone (a DynamicKernel), as DynamicKernel::set_arg does.
+    template <class ArgRef>
+    requires std::is_same_v<K, DynamicKernel> GraphKernel& set_arg(cl_uint index, ArgRef&& arg,
+                                                                   OnError on_error = {}) {
+        static_assert(detail::outlives_the_call<ArgRef>,
+                      "GraphKernel::set_arg: a temporary buffer, image or sampler is released "
+                      "when the statement ends: keep it in a variable while the graph may replay");
+        update(on_error, [&](OnError step) { kernel_->set_arg(index, std::as_const(arg), step); });
+        return *this;
+    }
+
+    /// The graph's own kernel for this launch (read its name, arity...; set arguments through
+    /// this handle, so that the graph knows).
+    const K& kernel() const noexcept {
+        static const K none;
+        return kernel_ != nullptr ? *kernel_ : none;
+    }
+    /// The command's position in the graph.
+    std::size_t index() const noexcept { return index_; }
+    /// True when the handle names a recorded launch.
+    explicit operator bool() const noexcept { return kernel_ != nullptr; }
+
+  private:
+    friend class CommandGraph;
+    GraphKernel(std::shared_ptr<detail::GraphState> state, std::size_t index, K* kernel)
+        : state_(std::move(state)), index_(index), kernel_(kernel) {}
+
+    template <class F>
+    void update(OnError on_error, F&& set) {
+        constexpr const char* call = "GraphKernel::set_args";
+        if (kernel_ == nullptr) [[unlikely]] {
+            detail::refuse_empty(on_error, CL_INVALID_KERNEL, call, "graph kernel");
+            return;
+        }
+        detail::GraphState& state = *state_;
+        const detail::SettingArguments using_graph(state.busy);
+        if (!using_graph) [[unlikely]] {
+            (void)detail::graph_shared(call, on_error);
+            return;
+        }
+        detail::Relay step(on_error);
+        set(step);
+        state.stale = true;  // whatever was set before a failure is in the kernel now
+        if (!step.failed()) {
+            Status checks;
+            if (!detail::QueueAccess::check_kernel(state.queue, *kernel_, checks)) {
+                detail::record_refused(checks, call, index_, on_error);
+            }
+        }
+    }
+
+    std::shared_ptr<detail::GraphState> state_;
+    std::size_t index_ = 0;
+    K* kernel_ = nullptr;  // owned by the graph's command
+};
+
+// ---- definitions ---------------------------------------------------------------------------
+
+inline CommandGraph::CommandGraph(const Queue& queue, GraphOptions options, OnError on_error) {
+    constexpr const char* call = "CommandGraph";
+    if (!queue) {
+        detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
+        return;
+    }
+    detail::Relay step(on_error);
+    const auto properties = queue.info<CL_QUEUE_PROPERTIES>(step);
+    if (step.failed()) {
+        return;
+    }
+    if ((properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0) {
+        detail::fail(on_error, CL_INVALID_COMMAND_QUEUE, call,
+                     "the queue is out-of-order: a graph records for an in-order queue, whose "
+                     "commands run in the order recorded");
+        return;
+    }
+    auto state = std::make_shared<detail::GraphState>();
+    state->queue = queue;
+    if (options.command_buffer) {
+        state->api = detail::find_command_buffers(queue, state->portable_why, step);
+        if (step.failed()) {
+            return;
+        }
+    } else {
+        state->portable_why = "GraphOptions::command_buffer is false";
+    }
+    state_ = std::move(state);
+}
+
+inline bool CommandGraph::start(const char* call, OnError on_error) const {
+    if (!state_) [[unlikely]] {
+        detail::refuse_empty(on_error, CL_INVALID_VALUE, call, "graph");
+        return false;
+    }
+    return true;
+}
+
+template <class K>
+GraphKernel<K> CommandGraph::record(const K& kernel, const NDRange* offset, const NDRange& global,
+                                    const NDRange& local, OnError on_error) {
+    constexpr const char* call = "CommandGraph::enqueue";
+    if (!start(call, on_error)) {
+        return {};
+    }
+    if (!kernel) {
+        detail::refuse_empty(on_error, CL_INVALID_KERNEL, call, "kernel");
+        return {};
+    }
+    detail::GraphState& state = *state_;
+    const detail::SettingArguments using_graph(state.busy);
+    if (!using_graph) [[unlikely]] {
+        (void)detail::graph_shared(call, on_error);
+        return {};
+    }
+    const std::size_t index = state.commands.size();
+    Status checks;
+    if (!detail::QueueAccess::check_launch(state.queue, kernel, global, local, offset, checks)) {
+        detail::record_refused(checks, call, index, on_error);
+        return {};
+    }
+    bool kept = false;
+    detail::Relay step(on_error);
+    K copy = kernel.clone_for_record(kept, step);
+    if (step.failed()) {
+        return {};
+    }
+    if (!kept) {
+        detail::fail(on_error, CL_INVALID_OPERATION, call,
+                     detail::concat("kernel \"", kernel.name(step),
+                                    "\": a graph records a clone of the kernel with its argument "
+                                    "values, which needs clCloneKernel (an OpenCL 2.1 platform "
+                                    "and CL_TARGET_OPENCL_VERSION >= 210)"));
+        return {};
+    }
+    auto holder = std::make_unique<detail::GraphKernelHolder<K>>(std::move(copy));
+    detail::GraphCommand command;
+    command.kind = detail::GraphCommand::Kind::kernel;
+    command.dimensions = global.dimensions();
+    for (cl_uint d = 0; d < command.dimensions; ++d) {
+        command.global[d] = global[d];
+        command.local[d] = local.empty() ? 0 : local[d];
+        command.offset[d] = offset != nullptr ? (*offset)[d] : 0;
+    }
+    command.has_local = !local.empty();
+    command.has_offset = offset != nullptr;
+    command.kernel = holder->kernel.get();
+    K* made = &holder->kernel;
+    command.slot = std::move(holder);
+    add(std::move(command));
+    return GraphKernel<K>(state_, index, made);
+}
+
+inline GraphKernel<DynamicKernel> CommandGraph::enqueue(const DynamicKernel& kernel,
+                                                        const NDRange& global, const NDRange& local,
+                                                        OnError on_error) {
+    return record(kernel, nullptr, global, local, on_error);
+}
+
+inline GraphKernel<DynamicKernel> CommandGraph::enqueue(const DynamicKernel& kernel,
+                                                        const GlobalOffset& offset,
+                                                        const NDRange& global, const NDRange& local,
+                                                        OnError on_error) {
+    return record(kernel, &offset.values(), global, local, on_error);
+}
+
+template <detail::BufferRegion Source, detail::BufferRegion Destination>
+void CommandGraph::copy(const Source& src, const Destination& dst, OnError on_error) {
+    const auto& source = detail::region_of(src);
+    const auto& destination = detail::region_of(dst);
+    static_assert(std::is_same_v<typename Source::value_type, typename Destination::value_type>,
+                  "graph.copy: the source and destination regions must have the same element "
+                  "type (view one as the other's type with buffer.as<U>())");
+    (void)record_copy(detail::SliceAccess::mem(source), detail::SliceAccess::mem(destination),
+                      source.offset(), destination.offset(), source.size(), destination.size(),
+                      detail::element_of(source), on_error);
+}
+
+template <detail::BufferRegion Region>
+void CommandGraph::fill(const Region& dst, const typename Region::value_type& value,
+                        OnError on_error) {
+    const auto& region = detail::region_of(dst);
+    (void)record_fill(detail::SliceAccess::mem(region), &value, region.offset(), region.size(),
+                      detail::element_of(region), on_error);
+}
+
+inline bool CommandGraph::record_copy(const detail::MemObject& source,
+                                      const detail::MemObject& destination,
+                                      std::size_t source_offset, std::size_t destination_offset,
+                                      std::size_t source_count, std::size_t destination_count,
+                                      detail::Element element, OnError on_error) {
+    constexpr const char* call = "CommandGraph::copy";
+    if (!start(call, on_error)) {
+        return false;
+    }
+    detail::GraphState& state = *state_;
+    const detail::SettingArguments using_graph(state.busy);
+    if (!using_graph) [[unlikely]] {
+        return detail::graph_shared(call, on_error);
+    }
+    const std::size_t index = state.commands.size();
+    Status checks;
+    const bool fits =
+        detail::check_copy_fits(source, destination, source_count, destination_count, checks) &&
+        detail::check_range(call, "source", source_offset, source_count,
+                            source.bytes / element.size, checks) &&
+        detail::check_range(call, "destination", destination_offset, source_count,
+                            destination.bytes / element.size, checks) &&
+        detail::check_queue(source, state.queue, call, "source buffer", checks) &&
+        detail::check_queue(destination, state.queue, call, "destination buffer", checks);
+    if (!fits) {
+        detail::record_refused(checks, call, index, on_error);
+        return false;
+    }
+    if (source_count == 0) {
+        return true;  // nothing to copy: nothing recorded
+    }
+    detail::Relay step(on_error);
+    detail::GraphCommand command;
+    command.kind = detail::GraphCommand::Kind::copy;
+    command.source = detail::Handle<cl_mem>::retain(source.get(), step);
+    command.destination = detail::Handle<cl_mem>::retain(destination.get(), step);
+    if (step.failed()) {
+        return false;
+    }
+    // Checked above: offsets and counts lie within buffers of `bytes` bytes.
+    command.source_offset = source_offset * element.size;
+    command.destination_offset = destination_offset * element.size;
+    command.bytes = source_count * element.size;
+    add(std::move(command));
+    return true;
+}
+
+inline bool CommandGraph::record_fill(const detail::MemObject& buffer, const void* pattern,
+                                      std::size_t offset, std::size_t count,
+                                      detail::Element element, OnError on_error) {
+    constexpr const char* call = "CommandGraph::fill";
+    if (!start(call, on_error)) {
+        return false;
+    }
+    detail::GraphState& state = *state_;
+    const detail::SettingArguments using_graph(state.busy);
+    if (!using_graph) [[unlikely]] {
+        return detail::graph_shared(call, on_error);
+    }
+    const std::size_t index = state.commands.size();
+    const std::size_t size = element.size;
+    Status checks;
+    if (!detail::check_range(call, "fill", offset, count, buffer.bytes / size, checks) ||
+        !detail::check_queue(buffer, state.queue, call, "buffer", checks)) {
+        detail::record_refused(checks, call, index, on_error);
+        return false;
+    }
+    if ((size & (size - 1)) != 0 || size > 128) {
+        detail::fail(on_error, CL_INVALID_VALUE, call,
+                     detail::concat("command ", index, " not recorded: elements of ", size,
+                                    " bytes; a recorded fill takes a pattern of 1, 2, 4, 8, 16, "
+                                    "32, 64 or 128 bytes (record a kernel for other sizes)"));
+        return false;
+    }
+    if (count == 0) {
+        return true;
+    }
+    detail::Relay step(on_error);
+    detail::GraphCommand command;
+    command.kind = detail::GraphCommand::Kind::fill;
+    command.destination = detail::Handle<cl_mem>::retain(buffer.get(), step);
+    if (step.failed()) {
+        return false;
+    }
+    command.destination_offset = offset * size;
+    command.bytes = count * size;
+    command.pattern_size = size;
+    std::memcpy(command.pattern.data(), pattern, size);
+    add(std::move(command));
+    return true;
+}
+
+inline void CommandGraph::barrier(OnError on_error) {
+    constexpr const char* call = "CommandGraph::barrier";
+    if (!start(call, on_error)) {
+        return;
+    }
+    const detail::SettingArguments using_graph(state_->busy);
+    if (!using_graph) [[unlikely]] {
+        (void)detail::graph_shared(call, on_error);
+        return;
+    }
+    detail::GraphCommand command;
+    command.kind = detail::GraphCommand::Kind::barrier;
+    add(std::move(command));
+}
+
+inline bool CommandGraph::check_unmapped(OnError on_error) const {
+    constexpr const char* call = "CommandGraph::replay";
+    for (const detail::GraphCommand& command : state_->commands) {
+        bool ok = true;
+        switch (command.kind) {
+            case detail::GraphCommand::Kind::kernel:
+                ok = command.slot->unmapped(on_error);
+                break;
+            case detail::GraphCommand::Kind::copy:
+                ok = detail::map_registry.check(command.source.get(), detail::Use::read, call,
+                                                on_error) &&
+                     detail::map_registry.check(command.destination.get(), detail::Use::write, call,
+                                                on_error);
+                break;
+            case detail::GraphCommand::Kind::fill:
+                ok = detail::map_registry.check(command.destination.get(), detail::Use::write, call,
+                                                on_error);
+                break;
+            case detail::GraphCommand::Kind::barrier:
+                break;
+        }
+        if (!ok) {
+            return false;
+        }
+    }
+    return true;
+}
+
+inline bool CommandGraph::build(OnError on_error) {
+    detail::GraphState& state = *state_;
+    const detail::CommandBufferApi& api = *state.api;
+    state.drop_buffer();
+    const cl_ulong properties[] = {detail::CommandBufferApi::flags_property,
+                                   detail::CommandBufferApi::simultaneous_use_flag, 0};
+    const cl_command_queue queue = state.queue.get();
+    cl_int code = CL_SUCCESS;
+    detail::CommandBufferApi::Buffer made = api.create(1, &queue, properties, &code);
+    if (!detail::check(code, "clCreateCommandBufferKHR", on_error, [&] {
+            return detail::concat("a command buffer for ", state.commands.size(), " commands");
+        })) {
+        return false;
+    }
+    state.buffer = made;
+    // Each command waits for the one before: the order recorded, whatever the driver's default.
+    detail::CommandBufferApi::SyncPoint previous = 0;
+    for (std::size_t i = 0; i < state.commands.size(); ++i) {
+        const detail::GraphCommand& command = state.commands[i];
+        const cl_uint waits = i == 0 ? 0 : 1;
+        const detail::CommandBufferApi::SyncPoint* wait = i == 0 ? nullptr : &previous;
+        detail::CommandBufferApi::SyncPoint point = 0;
+        const char* entry = "clCommandBarrierWithWaitListKHR";
+        switch (command.kind) {
+            case detail::GraphCommand::Kind::kernel:
+                entry = "clCommandNDRangeKernelKHR";
+                code = api.ndrange(made, nullptr, nullptr, command.kernel, command.dimensions,
+                                   command.has_offset ? command.offset.data() : nullptr,
+                                   command.global.data(),
+                                   command.has_local ? command.local.data() : nullptr, waits, wait,
+                                   &point, nullptr);
+                break;
+            case detail::GraphCommand::Kind::copy:
+                entry = "clCommandCopyBufferKHR";
+                code = api.copy(made, nullptr, command.source.get(), command.destination.get(),
+                                command.source_offset, command.destination_offset, command.bytes,
+                                waits, wait, &point, nullptr);
+                break;
+            case detail::GraphCommand::Kind::fill:
+                entry = "clCommandFillBufferKHR";
+                code = api.fill(made, nullptr, command.destination.get(), command.pattern.data(),
+                                command.pattern_size, command.destination_offset, command.bytes,
+                                waits, wait, &point, nullptr);
+                break;
+            case detail::GraphCommand::Kind::barrier:
+                code = api.barrier(made, nullptr, waits, wait, &point, nullptr);
+                break;
+        }
+        if (code != CL_SUCCESS) {
+            state.drop_buffer();
+            (void)detail::check(code, entry, on_error, [&] {
+                return detail::concat(
+                    "command ", i, " of ", state.commands.size(),
+                    command.slot ? detail::concat(" (kernel \"", command.slot->name(), "\")")
+                                 : std::string());
+            });
+            return false;
+        }
+        previous = point;
+    }
+    if (!detail::check(api.finalize(made), "clFinalizeCommandBufferKHR", on_error, [&] {
+            return detail::concat("a command buffer of ", state.commands.size(), " commands");
+        })) {
+        state.drop_buffer();
+        return false;
+    }
+    state.stale = false;
+    return true;
+}
+
+inline void CommandGraph::finalize(OnError on_error) {
+    constexpr const char* call = "CommandGraph::finalize";
+    if (!start(call, on_error)) {
+        return;
+    }
+    const detail::SettingArguments using_graph(state_->busy);
+    if (!using_graph) [[unlikely]] {
+        (void)detail::graph_shared(call, on_error);
+        return;
+    }
+    if (state_->api != nullptr && state_->stale && !state_->commands.empty()) {
+        (void)build(on_error);
+    }
+}
+
+inline bool CommandGraph::run(const WaitList& wait, cl_event* event, OnError on_error) {
+    constexpr const char* call = "CommandGraph::replay";
+    if (!start(call, on_error)) [[unlikely]] {
+        return false;
+    }
+    detail::GraphState& state = *state_;
+    const detail::SettingArguments using_graph(state.busy);
+    if (!using_graph) [[unlikely]] {
+        return detail::graph_shared(call, on_error);
+    }
+    if (!wait.check(call, state.queue.context_handle(), on_error)) [[unlikely]] {
+        return false;
+    }
+    if (detail::map_registry.any() && !check_unmapped(on_error)) [[unlikely]] {
+        return false;
+    }
+    const std::size_t count = state.commands.size();
+    if (count == 0) {
+        detail::nothing_to_do(state.queue, wait, event, on_error);
+        return true;
+    }
+    const cl_command_queue queue = state.queue.get();
+    if (state.api != nullptr) {
+        if (state.stale && !build(on_error)) {
+            return false;
+        }
+        return detail::check(
+            state.api->enqueue(0, nullptr, state.buffer, wait.size(), wait.data(), event),
+            "clEnqueueCommandBufferKHR", on_error,
+            [&] { return detail::concat("a command buffer of ", count, " commands"); });
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const detail::GraphCommand& command = state.commands[i];
+        // The wait list goes to the first command (the queue is in order), the event comes
+        // from the last.
+        const cl_uint waits = i == 0 ? wait.size() : 0;
+        const cl_event* events = i == 0 ? wait.data() : nullptr;
+        cl_event* done = i + 1 == count ? event : nullptr;
+        cl_int code = CL_SUCCESS;
+        const char* entry = "clEnqueueBarrierWithWaitList";
+        switch (command.kind) {
+            case detail::GraphCommand::Kind::kernel:
+                entry = "clEnqueueNDRangeKernel";
+                code = clEnqueueNDRangeKernel(
+                    queue, command.kernel, command.dimensions,
+                    command.has_offset ? command.offset.data() : nullptr, command.global.data(),
+                    command.has_local ? command.local.data() : nullptr, waits, events, done);
+                break;
+            case detail::GraphCommand::Kind::copy:
+                entry = "clEnqueueCopyBuffer";
+                code = clEnqueueCopyBuffer(queue, command.source.get(), command.destination.get(),
+                                           command.source_offset, command.destination_offset,
+                                           command.bytes, waits, events, done);
+                break;
+            case detail::GraphCommand::Kind::fill:
+                entry = "clEnqueueFillBuffer";
+                code = clEnqueueFillBuffer(queue, command.destination.get(), command.pattern.data(),
+                                           command.pattern_size, command.destination_offset,
+                                           command.bytes, waits, events, done);
+                break;
+            case detail::GraphCommand::Kind::barrier:
+                code = clEnqueueBarrierWithWaitList(queue, waits, events, done);
+                break;
+        }
+        if (code != CL_SUCCESS) [[unlikely]] {
+            return detail::check(code, entry, on_error, [&] {
+                return detail::concat(
+                    "replaying command ", i, " of ", count,
+                    command.slot ? detail::concat(" (kernel \"", command.slot->name(), "\")")
+                                 : std::string(),
+                    i == 0 ? std::string(": nothing of the replay was enqueued")
+                           : detail::concat(": commands 0 to ", i - 1, " were enqueued"));
+            });
+        }
+    }
+    return true;
+}
+
+OPENCLAW_END_NAMESPACE

@@ -1,0 +1,205 @@
+// MemoryPool: buffers handed out are plain typed buffers with the requested size; memory comes
+// back when the last copy goes and is reused only after the commands before its return have
+// completed and nothing else references it; a steady loop holds a flat amount; limits, trim,
+// statistics and the errors of bad requests.
+#include <openclaw/openclaw.hpp>
+#include <openclaw/pool.hpp>
+
+#include <string>
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/fixture.hpp"
+
+using openclaw::InOut;
+using openclaw::MemoryPool;
+using openclaw::NDRange;
+using openclaw::PoolOptions;
+using openclaw_test::env;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+namespace {
+
+constexpr const char* source = R"CLC(
+__kernel void add(__global int* data, const int value) { data[get_global_id(0)] += value; }
+)CLC";
+
+const openclaw::Program& program() {
+    static const openclaw::Program built = openclaw::Program::build(env().context, source);
+    return built;
+}
+
+}  // namespace
+
+TEST_CASE("a pooled buffer is a typed buffer of the requested size that works as any other") {
+    MemoryPool pool{env().queue};
+    auto buffer = pool.allocate<cl_int>(1000);
+    static_assert(std::is_same_v<decltype(buffer), openclaw::ReadWriteBuffer<cl_int>>);
+    REQUIRE(buffer);
+    CHECK(buffer.size() == 1000);
+    const auto read_only = pool.allocate<float, openclaw::ReadOnly>(10);
+    static_assert(std::is_same_v<decltype(read_only), const openclaw::ReadOnlyBuffer<float>>);
+    CHECK(read_only.size() == 10);
+
+    std::vector<cl_int> data(1000, 5);
+    env().queue.write(buffer, data);
+    auto add = program().kernel<InOut<cl_int>, cl_int>("add");
+    env().queue.enqueue(add.set_args(buffer, 2), NDRange{1000});
+    std::vector<cl_int> back(1000);
+    env().queue.read(buffer, back);
+    CHECK(back == std::vector<cl_int>(1000, 7));
+    // The range checks see the requested size, not the pool's rounding (4096 bytes here).
+    const auto past =
+        thrown<openclaw::Error>([&] { env().queue.read(buffer.slice(990, 20), back); });
+    REQUIRE(past);
+    CHECK_THAT(past->what(), has("1000"));
+
+    const openclaw::PoolStats stats = pool.stats();
+    CHECK(stats.allocations == 2);
+    CHECK(stats.created == 2);
+    CHECK(stats.bytes_held == 4096 + 256);
+    CHECK(stats.bytes_in_use == 4096 + 256);
+}
+
+TEST_CASE("pooled memory is reused only after the commands before its return have completed") {
+    auto add = program().kernel<InOut<cl_int>, cl_int>("add");
+    MemoryPool pool{env().queue};
+    cl_mem first = nullptr;
+    openclaw::UserEvent gate{env().context};
+    {
+        const auto buffer = pool.allocate<cl_int>(64);
+        first = buffer.get();
+        env().queue.fill(buffer, 1);
+        add.set_args(buffer, 1);
+        env().queue.enqueue(add, NDRange{64}, NDRange{}, openclaw::after(gate));
+        env().queue.flush();
+    }  // returned while its kernel waits for the gate
+    add = program().kernel<InOut<cl_int>, cl_int>("add");  // the old kernel's reference goes
+    {
+        const auto second = pool.allocate<cl_int>(64);
+        CHECK(second.get() != first);  // the kernel has not run: not reused
+        CHECK(pool.stats().bytes_pending == 256);
+    }
+    gate.complete();
+    env().queue.finish();
+    const auto third = pool.allocate<cl_int>(64);
+    CHECK((third.get() == first || pool.stats().created == 2));
+    const openclaw::PoolStats stats = pool.stats();
+    CHECK(stats.created == 2);  // the third reused one of the two
+    CHECK(stats.buffers_held == 2);
+}
+
+TEST_CASE("pooled memory still referenced by a kernel is not handed out again") {
+    MemoryPool pool{env().queue};
+    auto add = program().kernel<InOut<cl_int>, cl_int>("add");
+    cl_mem held = nullptr;
+    {
+        const auto buffer = pool.allocate<cl_int>(16);
+        held = buffer.get();
+        add.set_args(buffer, 1);  // the kernel keeps the memory object
+    }
+    env().queue.finish();
+    {
+        const auto next = pool.allocate<cl_int>(16);
+        CHECK(next.get() != held);
+    }
+    add.forget_arguments();
+    add = program().kernel<InOut<cl_int>, cl_int>("add");
+    env().queue.finish();
+    const auto again = pool.allocate<cl_int>(16);
+    CHECK(pool.stats().created == 2);  // one of the two came back
+}
+
+TEST_CASE("a steady loop of short-lived buffers holds a flat amount of memory") {
+    // The host waits for each round, so each round's memory is reusable by the next. (A host
+    // that runs ahead holds what is in flight: bench/pool_graph.cpp measures that.)
+    auto add = program().kernel<InOut<cl_int>, cl_int>("add");
+    MemoryPool pool{env().queue};
+    std::size_t held_after_warmup = 0;
+    std::vector<cl_int> back(256);
+    for (int round = 0; round < 200; ++round) {
+        const auto a = pool.allocate<cl_int>(256);
+        const auto b = pool.allocate<cl_int>(1024);
+        env().queue.fill(a, round);
+        env().queue.enqueue(add.set_args(a, 1), NDRange{256});
+        env().queue.copy(a, b.slice(0, 256));
+        if (round % 50 == 49) {
+            env().queue.read(b.slice(0, 256), back);
+            CHECK(back == std::vector<cl_int>(256, round + 1));
+        }
+        env().queue.finish();
+        if (round == 50) {
+            held_after_warmup = pool.stats().bytes_held;
+        }
+    }
+    const openclaw::PoolStats stats = pool.stats();
+    CHECK(stats.allocations == 400);
+    // Two buffers a round, plus the one the kernel still holds from the round before.
+    CHECK(stats.created <= 4);
+    CHECK(stats.bytes_held == held_after_warmup);  // flat after the first rounds
+    CHECK(stats.peak_bytes_held == stats.bytes_held);
+}
+
+TEST_CASE("trim releases idle memory; a limit bounds what the pool holds") {
+    MemoryPool pool{env().queue};
+    {
+        std::vector<openclaw::ReadWriteBuffer<cl_int>> many;
+        for (int i = 0; i < 8; ++i) {
+            many.push_back(pool.allocate<cl_int>(1024));
+        }
+    }
+    env().queue.finish();
+    CHECK(pool.stats().bytes_held == 8 * 4096);
+    const std::size_t released = pool.trim(4096);
+    CHECK(released == 7 * 4096);
+    CHECK(pool.stats().bytes_held == 4096);
+    CHECK(pool.stats().released == 7);
+    CHECK(pool.trim() == 4096);
+    CHECK(pool.stats().buffers_held == 0);
+
+    MemoryPool limited{env().queue, PoolOptions{.max_bytes = 3 * 4096}};
+    const auto a = limited.allocate<cl_int>(1024);
+    const auto b = limited.allocate<cl_int>(1024);
+    auto c = limited.allocate<cl_int>(1024);
+    const auto over = thrown<openclaw::Error>([&] { (void)limited.allocate<cl_int>(1024); });
+    REQUIRE(over);
+    CHECK(over->cl_code() == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    CHECK_THAT(over->what(), has("PoolOptions::max_bytes is 12288"));
+    c = openclaw::ReadWriteBuffer<cl_int>{};        // its memory goes back
+    const auto e = limited.allocate<cl_int>(1024);  // waits for the queue, then reuses
+    CHECK(limited.stats().created == 3);
+}
+
+TEST_CASE("a pool refuses bad requests, naming the call and the numbers") {
+    MemoryPool pool{env().queue};
+    const auto zero = thrown<openclaw::Error>([&] { (void)pool.allocate<cl_int>(0); });
+    REQUIRE(zero);
+    CHECK(zero->cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK(zero->call() == "MemoryPool::allocate");
+    const auto huge = thrown<openclaw::Error>(
+        [&] { (void)pool.allocate<cl_int>(static_cast<std::size_t>(-1) / 2); });
+    REQUIRE(huge);
+    CHECK_THAT(huge->what(), has("overflows size_t"));
+    MemoryPool none;
+    const auto empty = thrown<openclaw::Error>([&] { (void)none.allocate<cl_int>(4); });
+    REQUIRE(empty);
+    CHECK_THAT(empty->what(), has("empty"));
+    std::error_code ec;
+    const auto nothing = none.allocate<cl_int>(4, ec);
+    CHECK_FALSE(nothing);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+}
+
+TEST_CASE("a pooled buffer may outlive its pool") {
+    openclaw::ReadWriteBuffer<cl_int> kept;
+    {
+        MemoryPool pool{env().queue};
+        kept = pool.allocate<cl_int>(8);
+        const auto idle = pool.allocate<cl_int>(8);
+    }
+    env().queue.fill(kept, 9);
+    std::vector<cl_int> back(8);
+    env().queue.read(kept, back);
+    CHECK(back == std::vector<cl_int>(8, 9));
+}
