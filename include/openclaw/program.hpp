@@ -1134,10 +1134,19 @@ OPENCLAW_INLINE std::string Program::build_log(const Device& device, OnError on_
 
 OPENCLAW_INLINE std::vector<BuildLog> Program::build_logs(OnError on_error) const {
     std::vector<BuildLog> logs;
-    for (const Device& device : devices(on_error)) {
+    const auto add = [&](const Device& device) {
         logs.push_back({device.name(on_error),
                         build_info<CL_PROGRAM_BUILD_STATUS>(device, on_error),
                         build_log(device, on_error)});
+    };
+    if (state_ && !state_->devices.empty()) {
+        for (const Device& device : state_->devices) {  // not copied: a copy retains
+            add(device);
+        }
+    } else {
+        for (const Device& device : devices(on_error)) {
+            add(device);
+        }
     }
     return logs;
 }

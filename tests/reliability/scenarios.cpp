@@ -352,7 +352,6 @@ void pool() {
         scale = program.kernel<InOut<float>, float>("scale");
         (void)pool.trim(std::size_t{1} << 20);  // keeps it idle for the next round
     }
-    require(pool.stats().created == 1, "pool: memory not reused");
     (void)pool.trim();
 }
 
