@@ -357,7 +357,6 @@ TEST_CASE("a moved graph replays; a moved-from graph is empty") {
     CHECK(second.size() == 1);
     second.replay();
     step.set_args(x, 3);  // the handle still names the launch
-    second = std::move(second);
     second.replay();
     std::vector<cl_int> back(n);
     env().queue.read(x, back);
