@@ -174,6 +174,30 @@ struct GraphState {
     return false;
 }
 
+/// One call's claim on a graph for its duration: refuses an empty graph, and a second thread
+/// using the graph at the same time (the claim of Kernel::set_args, on the graph's flag).
+class GraphUse {
+  public:
+    GraphUse(GraphState* state, const char* call, OnError on_error)
+        : claim_(state != nullptr ? state->busy : taken()) {
+        if (state == nullptr) {
+            refuse_empty(on_error, CL_INVALID_VALUE, call, "graph");
+        } else if (!claim_) {
+            (void)graph_shared(call, on_error);
+        }
+    }
+    /// False when the call must stop (reported already).
+    explicit operator bool() const noexcept { return static_cast<bool>(claim_); }
+
+  private:
+    // Never free: an empty graph's claim always fails.
+    static std::atomic<bool>& taken() noexcept {
+        static std::atomic<bool> flag{true};
+        return flag;
+    }
+    SettingArguments claim_;
+};
+
 /// A failure of the recording checks, reported as the graph's call with the command's index.
 [[gnu::cold]] inline void record_refused(const Status& checks, const char* call, std::size_t index,
                                          OnError on_error) {
@@ -417,7 +441,6 @@ class CommandGraph {
     template <class K>
     GraphKernel<K> record(const K& kernel, const NDRange* offset, const NDRange& global,
                           const NDRange& local, OnError on_error);
-    bool start(const char* call, OnError on_error) const;
     bool run(const WaitList& wait, cl_event* event, OnError on_error);
     bool build(OnError on_error);
     bool check_unmapped(OnError on_error) const;
@@ -503,12 +526,11 @@ class GraphKernel {
             detail::refuse_empty(on_error, CL_INVALID_KERNEL, call, "graph kernel");
             return;
         }
-        detail::GraphState& state = *state_;
-        const detail::SettingArguments using_graph(state.busy);
-        if (!using_graph) [[unlikely]] {
-            (void)detail::graph_shared(call, on_error);
+        const detail::GraphUse use(state_.get(), call, on_error);
+        if (!use) [[unlikely]] {
             return;
         }
+        detail::GraphState& state = *state_;
         detail::Relay step(on_error);
         set(step);
         state.stale = true;  // whatever was set before a failure is in the kernel now
@@ -557,19 +579,12 @@ inline CommandGraph::CommandGraph(const Queue& queue, GraphOptions options, OnEr
     state_ = std::move(state);
 }
 
-inline bool CommandGraph::start(const char* call, OnError on_error) const {
-    if (!state_) [[unlikely]] {
-        detail::refuse_empty(on_error, CL_INVALID_VALUE, call, "graph");
-        return false;
-    }
-    return true;
-}
-
 template <class K>
 GraphKernel<K> CommandGraph::record(const K& kernel, const NDRange* offset, const NDRange& global,
                                     const NDRange& local, OnError on_error) {
     constexpr const char* call = "CommandGraph::enqueue";
-    if (!start(call, on_error)) {
+    const detail::GraphUse use(state_.get(), call, on_error);
+    if (!use) [[unlikely]] {
         return {};
     }
     if (!kernel) {
@@ -577,11 +592,6 @@ GraphKernel<K> CommandGraph::record(const K& kernel, const NDRange* offset, cons
         return {};
     }
     detail::GraphState& state = *state_;
-    const detail::SettingArguments using_graph(state.busy);
-    if (!using_graph) [[unlikely]] {
-        (void)detail::graph_shared(call, on_error);
-        return {};
-    }
     const std::size_t index = state.commands.size();
     Status checks;
     if (!detail::QueueAccess::check_launch(state.queue, kernel, global, local, offset, checks)) {
@@ -659,25 +669,16 @@ inline bool CommandGraph::record_copy(const detail::MemObject& source,
                                       std::size_t source_count, std::size_t destination_count,
                                       detail::Element element, OnError on_error) {
     constexpr const char* call = "CommandGraph::copy";
-    if (!start(call, on_error)) {
+    const detail::GraphUse use(state_.get(), call, on_error);
+    if (!use) [[unlikely]] {
         return false;
     }
     detail::GraphState& state = *state_;
-    const detail::SettingArguments using_graph(state.busy);
-    if (!using_graph) [[unlikely]] {
-        return detail::graph_shared(call, on_error);
-    }
     const std::size_t index = state.commands.size();
     Status checks;
-    const bool fits =
-        detail::check_copy_fits(source, destination, source_count, destination_count, checks) &&
-        detail::check_range(call, "source", source_offset, source_count,
-                            source.bytes / element.size, checks) &&
-        detail::check_range(call, "destination", destination_offset, source_count,
-                            destination.bytes / element.size, checks) &&
-        detail::check_queue(source, state.queue, call, "source buffer", checks) &&
-        detail::check_queue(destination, state.queue, call, "destination buffer", checks);
-    if (!fits) {
+    if (!detail::check_copy_fits(source, destination, source_count, destination_count, checks) ||
+        !detail::check_copy(source, destination, state.queue, source_offset, destination_offset,
+                            source_count, element, call, checks)) {
         detail::record_refused(checks, call, index, on_error);
         return false;
     }
@@ -704,19 +705,15 @@ inline bool CommandGraph::record_fill(const detail::MemObject& buffer, const voi
                                       std::size_t offset, std::size_t count,
                                       detail::Element element, OnError on_error) {
     constexpr const char* call = "CommandGraph::fill";
-    if (!start(call, on_error)) {
+    const detail::GraphUse use(state_.get(), call, on_error);
+    if (!use) [[unlikely]] {
         return false;
     }
     detail::GraphState& state = *state_;
-    const detail::SettingArguments using_graph(state.busy);
-    if (!using_graph) [[unlikely]] {
-        return detail::graph_shared(call, on_error);
-    }
     const std::size_t index = state.commands.size();
     const std::size_t size = element.size;
     Status checks;
-    if (!detail::check_range(call, "fill", offset, count, buffer.bytes / size, checks) ||
-        !detail::check_queue(buffer, state.queue, call, "buffer", checks)) {
+    if (!detail::check_fill(buffer, state.queue, offset, count, element, call, checks)) {
         detail::record_refused(checks, call, index, on_error);
         return false;
     }
@@ -747,12 +744,8 @@ inline bool CommandGraph::record_fill(const detail::MemObject& buffer, const voi
 
 inline void CommandGraph::barrier(OnError on_error) {
     constexpr const char* call = "CommandGraph::barrier";
-    if (!start(call, on_error)) {
-        return;
-    }
-    const detail::SettingArguments using_graph(state_->busy);
-    if (!using_graph) [[unlikely]] {
-        (void)detail::graph_shared(call, on_error);
+    const detail::GraphUse use(state_.get(), call, on_error);
+    if (!use) [[unlikely]] {
         return;
     }
     detail::GraphCommand command;
@@ -860,12 +853,8 @@ inline bool CommandGraph::build(OnError on_error) {
 
 inline void CommandGraph::finalize(OnError on_error) {
     constexpr const char* call = "CommandGraph::finalize";
-    if (!start(call, on_error)) {
-        return;
-    }
-    const detail::SettingArguments using_graph(state_->busy);
-    if (!using_graph) [[unlikely]] {
-        (void)detail::graph_shared(call, on_error);
+    const detail::GraphUse use(state_.get(), call, on_error);
+    if (!use) [[unlikely]] {
         return;
     }
     if (state_->api != nullptr && state_->stale && !state_->commands.empty()) {
@@ -875,14 +864,11 @@ inline void CommandGraph::finalize(OnError on_error) {
 
 inline bool CommandGraph::run(const WaitList& wait, cl_event* event, OnError on_error) {
     constexpr const char* call = "CommandGraph::replay";
-    if (!start(call, on_error)) [[unlikely]] {
+    const detail::GraphUse use(state_.get(), call, on_error);
+    if (!use) [[unlikely]] {
         return false;
     }
     detail::GraphState& state = *state_;
-    const detail::SettingArguments using_graph(state.busy);
-    if (!using_graph) [[unlikely]] {
-        return detail::graph_shared(call, on_error);
-    }
     if (!wait.check(call, state.queue.context_handle(), on_error)) [[unlikely]] {
         return false;
     }

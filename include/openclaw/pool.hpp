@@ -16,7 +16,6 @@
 #include <openclaw/event.hpp>
 #include <openclaw/queue.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -198,9 +197,6 @@ struct PoolState {
     // bytes released.
     std::size_t release_idle(std::size_t keep) noexcept {
         std::size_t freed = 0;
-        // The largest first: they free the most for the fewest calls.
-        std::sort(idle.begin(), idle.end(),
-                  [](const Entry& a, const Entry& b) { return a.bytes < b.bytes; });
         while (!idle.empty() && stats.bytes_held > keep) {
             const Entry entry = idle.back();
             idle.pop_back();
@@ -286,8 +282,6 @@ class MemoryPool {
     /// there is some, else a new memory object of that class). Empty after a failure.
     template <class T, class Access = ReadWrite>
     [[nodiscard]] Buffer<T, Access> allocate(std::size_t count, OnError on_error = {}) {
-        static_assert(std::is_trivially_copyable_v<T>,
-                      "MemoryPool::allocate<T>: the element type must be trivially copyable");
         detail::MemObject mem = lease(count, {sizeof(T), Access::name}, on_error);
         return detail::BufferAccess::make<T, Access>(std::move(mem));
     }
@@ -376,7 +370,8 @@ class MemoryPool {
             const std::size_t limit = state.options.max_bytes;
             // Past the limit: wait for the oldest returned memory's commands, one group at a
             // time (the queue keeps running), then make room from other sizes' idle memory.
-            while (mem == nullptr && limit != 0 && state.stats.bytes_held + size > limit &&
+            while (mem == nullptr && limit != 0 &&
+                   detail::saturating_add(state.stats.bytes_held, size) > limit &&
                    !state.waiting.empty()) {
                 const cl_event oldest = state.waiting.front().marker;
                 cl_int code = clRetainEvent(oldest);
@@ -393,11 +388,12 @@ class MemoryPool {
                 }
                 mem = state.take(size);
             }
-            if (mem == nullptr && limit != 0 && state.stats.bytes_held + size > limit) {
+            if (mem == nullptr && limit != 0 &&
+                detail::saturating_add(state.stats.bytes_held, size) > limit) {
                 if (size <= limit) {
                     (void)state.release_idle(limit - size);
                 }
-                if (state.stats.bytes_held + size > limit) {
+                if (detail::saturating_add(state.stats.bytes_held, size) > limit) {
                     detail::fail(
                         on_error, CL_MEM_OBJECT_ALLOCATION_FAILURE, call,
                         detail::concat(count, " elements (", size,
@@ -432,8 +428,9 @@ class MemoryPool {
                 });
                 return {};
             }
-            state.stats.peak_bytes_held =
-                std::max(state.stats.peak_bytes_held, state.stats.bytes_held);
+            if (state.stats.bytes_held > state.stats.peak_bytes_held) {
+                state.stats.peak_bytes_held = state.stats.bytes_held;
+            }
             ++state.stats.created;
         }
         detail::MemObject made;

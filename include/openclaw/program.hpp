@@ -563,7 +563,7 @@ class Program {
     friend detail::MadeKernel detail::make_kernel(const Program&, std::string_view, OnError);
 
     Program(detail::Handle<cl_program> handle, detail::ProgramFlags flags)
-        : handle_(std::move(handle)), state_(std::make_shared<detail::ProgramState>()) {
+        : state_(std::make_shared<detail::ProgramState>()), handle_(std::move(handle)) {
         state_->flags = flags;
     }
 
@@ -596,8 +596,10 @@ class Program {
                                     const BuildOptions& effective, FailedBuild why,
                                     OnError on_error, const char* call = "clBuildProgram") const;
 
-    detail::Handle<cl_program> handle_;
+    // The state first: destroyed after the handle, so the program is released before the
+    // devices its state keeps.
     std::shared_ptr<detail::ProgramState> state_;
+    detail::Handle<cl_program> handle_;
 };
 
 namespace detail {

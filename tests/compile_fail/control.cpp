@@ -3,6 +3,9 @@
 #include <utility>
 #include <vector>
 
+#include <openclaw/graph.hpp>
+#include <openclaw/pool.hpp>
+
 #include "common.hpp"
 
 void control(cf::VectorAdd& add, cf::Reduce& reduce, cf::Scale& scale, cf::Lookup& lookup,
@@ -97,4 +100,13 @@ void control_calls(cf::VectorAdd& add, cf::Args& a, cf::Queue& q, cf::Images& i,
     (void)cf::after(event, std::vector<cf::Event>{event});
     cf::ReadWriteBuffer<cl_ulong> addresses;  // device addresses as integers are fine
     (void)addresses;
+}
+
+void control_graph(cf::CommandGraph& graph, cf::GraphKernel<cf::VectorAdd>& step,
+                   cf::VectorAdd& add, cf::MemoryPool& pool, cf::Args& a) {
+    step.set_args(a.in, a.in, a.out, a.n);
+    step.set_arg<3>(cl_uint{4});
+    (void)graph.enqueue(add, cf::NDRange{16});
+    graph.copy(a.both, a.out);
+    (void)pool.allocate<float>(16);
 }

@@ -156,6 +156,15 @@ void copy_rect(const MemObject& source, const MemObject& destination, const Queu
 void migrate(cl_mem memory, cl_context context, const Queue& queue, MigrateOptions options,
              const WaitList& wait, cl_event* event, OnError on_error);
 
+/// The checks of copy() before the driver, under the name `call` (a command graph records with
+/// them): both ranges, the queue, the buffers' contexts.
+bool check_copy(const MemObject& source, const MemObject& destination, const Queue& queue,
+                std::size_t source_offset, std::size_t destination_offset, std::size_t count,
+                Element element, const char* call, OnError on_error);
+/// The checks of fill() before the driver, under the name `call`: the range and the queue.
+bool check_fill(const MemObject& buffer, const Queue& queue, std::size_t offset, std::size_t count,
+                Element element, const char* call, OnError on_error);
+
 /// clEnqueueCopyBuffer of `count` elements.
 void copy(const MemObject& source, const MemObject& destination, const Queue& queue,
           std::size_t source_offset, std::size_t destination_offset, std::size_t count,
@@ -708,18 +717,17 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     return raw;
 }
 
-[[gnu::noinline]] OPENCLAW_INLINE void copy(const MemObject& source, const MemObject& destination,
-                                            const Queue& queue, std::size_t source_offset,
-                                            std::size_t destination_offset, std::size_t count,
-                                            Element element, const WaitList& wait, cl_event* event,
-                                            OnError on_error) {
-    constexpr const char* call = "clEnqueueCopyBuffer";
+[[gnu::noinline]] OPENCLAW_INLINE bool check_copy(const MemObject& source,
+                                                  const MemObject& destination, const Queue& queue,
+                                                  std::size_t source_offset,
+                                                  std::size_t destination_offset, std::size_t count,
+                                                  Element element, const char* call,
+                                                  OnError on_error) {
     if (!check_range(call, "source", source_offset, count, source.bytes / element.size, on_error) ||
         !check_range(call, "destination", destination_offset, count,
                      destination.bytes / element.size, on_error) ||
-        !check_queue(source, queue, call, "buffer", on_error) ||
-        !wait.check(call, queue.context_handle(), on_error)) {
-        return;
+        !check_queue(source, queue, call, "buffer", on_error)) {
+        return false;
     }
     if (destination.context != source.context) [[unlikely]] {
         if (destination.context == nullptr) {
@@ -728,6 +736,28 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
             fail(on_error, CL_INVALID_CONTEXT, call,
                  "the source and destination buffers belong to different contexts");
         }
+        return false;
+    }
+    return true;
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE bool check_fill(const MemObject& buffer, const Queue& queue,
+                                                  std::size_t offset, std::size_t count,
+                                                  Element element, const char* call,
+                                                  OnError on_error) {
+    return check_range(call, "fill", offset, count, buffer.bytes / element.size, on_error) &&
+           check_queue(buffer, queue, call, "buffer", on_error);
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE void copy(const MemObject& source, const MemObject& destination,
+                                            const Queue& queue, std::size_t source_offset,
+                                            std::size_t destination_offset, std::size_t count,
+                                            Element element, const WaitList& wait, cl_event* event,
+                                            OnError on_error) {
+    constexpr const char* call = "clEnqueueCopyBuffer";
+    if (!check_copy(source, destination, queue, source_offset, destination_offset, count, element,
+                    call, on_error) ||
+        !wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
     if (count == 0) {
@@ -752,8 +782,7 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                                             const WaitList& wait, cl_event* event,
                                             OnError on_error) {
     constexpr const char* call = "clEnqueueFillBuffer";
-    if (!check_range(call, "fill", offset, count, buffer.bytes / element.size, on_error) ||
-        !check_queue(buffer, queue, call, "buffer", on_error) ||
+    if (!check_fill(buffer, queue, offset, count, element, call, on_error) ||
         !wait.check(call, queue.context_handle(), on_error)) {
         return;
     }
