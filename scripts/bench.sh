@@ -25,7 +25,7 @@ smoke=0
 build_dir="$root/build/bench"
 out=""
 do_build=1
-only="end_to_end launch instructions vector_add transfers build pipeline compile_time"
+only="end_to_end launch instructions vector_add transfers build pipeline graph_pool compile_time"
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1 ;;
@@ -109,6 +109,7 @@ wanted transfers && run transfers "$bin/bench_transfers" "${flag[@]}"
 wanted staging_sweep && run staging_sweep "$bin/bench_staging_sweep" "${flag[@]}"
 wanted build && run build "$bin/bench_build" "${flag[@]}"
 wanted pipeline && run pipeline "$bin/bench_pipeline" "${flag[@]}"
+wanted graph_pool && run graph_pool "$bin/bench_graph_pool" "${flag[@]}"
 if wanted compile_time; then
   # The header folders CMake found, for headers outside the compilers' default paths.
   extra=${EXTRA_FLAGS:-}

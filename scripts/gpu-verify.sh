@@ -66,7 +66,7 @@ run_example image_blur
 run_example async_pipeline
 stage "benchmarks on $platform"
 OPENCLAW_BENCH_PLATFORM=$platform timeout "${BENCH_SECONDS:-220}" scripts/bench.sh \
-  --only "${BENCH_ONLY:-end_to_end launch vector_add transfers pipeline build}" --out "$out/bench" \
+  --only "${BENCH_ONLY:-end_to_end launch vector_add transfers pipeline build graph_pool}" --out "$out/bench" \
   > "$out/bench.log" 2>&1
 tail -5 "$out/bench.log"
 if [ -x build/bench/bench/bench_build_cache ]; then
