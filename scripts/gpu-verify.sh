@@ -64,8 +64,8 @@ run_example nbody 16384 4
 run_example reduction 268435456
 run_example image_blur
 run_example async_pipeline
-run_example command_graph 1048576 500
-run_example memory_pool 10000
+run_example command_graph 1048576 50
+run_example memory_pool 2000
 stage "benchmarks on $platform"
 OPENCLAW_BENCH_PLATFORM=$platform timeout "${BENCH_SECONDS:-220}" scripts/bench.sh \
   --only "${BENCH_ONLY:-end_to_end launch vector_add transfers pipeline build graph_pool}" --out "$out/bench" \

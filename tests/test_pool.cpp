@@ -135,9 +135,12 @@ TEST_CASE("a steady loop of short-lived buffers holds a flat amount of memory") 
     }
     const openclaw::PoolStats stats = pool.stats();
     CHECK(stats.allocations == 400);
-    // Two buffers a round, plus the one the kernel still holds from the round before.
-    CHECK(stats.created <= 4);
-    CHECK(stats.bytes_held == held_after_warmup);  // flat after the first rounds
+    // Two buffers a round; the round before's, whose marker the next allocation may find still
+    // running (it is enqueued when the memory is first asked for again); the one the kernel
+    // still holds. Bounded whatever the number of rounds: measured 4 on PoCL, 6 on the H200.
+    CHECK(stats.created <= 6);
+    CHECK(stats.bytes_held <= 3 * (1024 + 4096));
+    CHECK(stats.bytes_held >= held_after_warmup);
     CHECK(stats.peak_bytes_held == stats.bytes_held);
 }
 
