@@ -244,6 +244,40 @@ TEST_CASE("a graph records a DynamicKernel and local memory, with offsets") {
     }
 }
 
+TEST_CASE("a clone of a kernel with LocalMem arguments runs as the original") {
+    // PoCL 3.1's clCloneKernel kept a __local argument's size without storage for it (ASan: the
+    // clone's launch, and a command buffer recording it, read past it); clones set it again.
+    constexpr std::size_t n = 32;
+    std::vector<cl_int> start(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        start[i] = static_cast<cl_int>(i);
+    }
+    std::vector<cl_int> reversed(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        reversed[i] = start[(i / 16) * 16 + 15 - i % 16];
+    }
+    const openclaw::ReadWriteBuffer<cl_int> x{env().context, n};
+    auto staged = program().kernel<InOut<cl_int>, openclaw::Local<cl_int>>("staged");
+    staged.set_args(x, openclaw::LocalMem<cl_int>{16});
+    openclaw::DynamicKernel dynamic(program(), "staged");
+    dynamic.set_args(x, openclaw::LocalMem<cl_int>{16});
+    const auto typed_clone = staged.clone();
+    const auto dynamic_clone = dynamic.clone();
+    CHECK(typed_clone.local_bytes() == 16 * sizeof(cl_int));
+    CHECK(dynamic_clone.local_bytes() == 16 * sizeof(cl_int));
+    for (int which = 0; which < 2; ++which) {
+        env().queue.write(x, start);
+        if (which == 0) {
+            env().queue.enqueue(typed_clone, NDRange{n}, NDRange{16});
+        } else {
+            env().queue.enqueue(dynamic_clone, NDRange{n}, NDRange{16});
+        }
+        std::vector<cl_int> back(n);
+        env().queue.read(x, back);
+        CHECK(back == reversed);
+    }
+}
+
 TEST_CASE("recording checks what a queue checks, naming the graph call and the command") {
     constexpr std::size_t n = 64;
     CommandGraph graph{env().queue};

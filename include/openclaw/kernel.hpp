@@ -413,12 +413,8 @@ class Kernel : public KernelBase {
     /// set so far; on older ones the clone is made afresh from the program and its arguments
     /// must be set again.
     [[nodiscard]] Kernel clone(OnError on_error = {}) const {
-        bool cloned = false;
-        Kernel copy(copy_of(cloned, on_error), on_error);
-        if (cloned && copy && cache_) {
-            *copy.cache_ = *cache_;  // the argument values came along
-        }
-        return copy;
+        bool kept = false;
+        return clone_for_record(kept, on_error);
     }
 
     /// \private A clone with this kernel's argument values and their record (what a command
@@ -427,7 +423,15 @@ class Kernel : public KernelBase {
         kept = false;
         Kernel copy(copy_of(kept, on_error), on_error);
         if (kept && copy && cache_) {
-            *copy.cache_ = *cache_;
+            *copy.cache_ = *cache_;  // the argument values came along
+            // PoCL 3.1's clone keeps a __local argument's size without storage of that size
+            // (under ASan a launch of the clone reads past it): the sizes are set again.
+            for (std::size_t i = 0; i < sizeof...(Params); ++i) {
+                if (cache_->local[i] != 0 &&
+                    !copy.set_raw(static_cast<cl_uint>(i), cache_->local[i], nullptr, on_error)) {
+                    return Kernel();
+                }
+            }
         }
         return copy;
     }
@@ -787,12 +791,8 @@ class DynamicKernel : public KernelBase {
     /// A kernel of its own for another thread, as Kernel::clone(): on OpenCL 2.1+ platforms it
     /// keeps the argument values set so far, on older ones they must be set again.
     [[nodiscard]] DynamicKernel clone(OnError on_error = {}) const {
-        bool cloned = false;
-        DynamicKernel copy(copy_of(cloned, on_error), true);
-        if (cloned && copy && record_) {
-            *copy.record_ = *record_;  // the argument values came along
-        }
-        return copy;
+        bool kept = false;
+        return clone_for_record(kept, on_error);
     }
 
     /// \private A clone with this kernel's argument values and their record (what a command
@@ -801,7 +801,16 @@ class DynamicKernel : public KernelBase {
         kept = false;
         DynamicKernel copy(copy_of(kept, on_error), true);
         if (kept && copy && record_) {
-            *copy.record_ = *record_;
+            *copy.record_ = *record_;  // the argument values came along
+            // PoCL 3.1's clone keeps a __local argument's size without storage of that size:
+            // the sizes are set again (see Kernel::clone_for_record).
+            for (std::size_t i = 0; i < record_->bound.size(); ++i) {
+                const std::size_t bytes = record_->bound[i].local;
+                if (bytes != 0 &&
+                    !copy.set_raw(static_cast<cl_uint>(i), bytes, nullptr, on_error)) {
+                    return DynamicKernel();
+                }
+            }
         }
         return copy;
     }
