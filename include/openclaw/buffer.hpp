@@ -318,6 +318,10 @@ struct BufferAccess {
     static Buffer<T, A> make(MemObject mem) noexcept {
         return Buffer<T, A>(std::move(mem));
     }
+    template <class T, class A>
+    static const MemObject& mem(const Buffer<T, A>& buffer) noexcept {
+        return buffer.mem_;
+    }
 };
 }  // namespace detail
 

@@ -31,6 +31,7 @@ template <class... Params>
 class Kernel;
 class DynamicKernel;
 class BinaryCache;
+class Semaphore;
 class Sampler;
 template <class T>
 class SvmMapping;

@@ -14,6 +14,7 @@
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
+#include <openclaw/external.hpp>
 #include <openclaw/fwd.hpp>
 #include <openclaw/graph.hpp>
 #include <openclaw/image.hpp>

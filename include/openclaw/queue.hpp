@@ -728,6 +728,46 @@ class Queue {
         OnError on_error = {}) const;
 #endif
 
+    // ---- external memory and semaphores (external.hpp) ------------------------------------
+    /// Hands a buffer made by import_buffer() to OpenCL before its commands here use it
+    /// (clEnqueueAcquireExternalMemObjectsKHR; enqueued).
+    template <class T, class A>
+    void acquire_external(const Buffer<T, A>& buffer, const WaitList& wait = detail::no_wait,
+                          OnError on_error = {}) const;
+    /// As acquire_external(), returning the command's Event.
+    template <class T, class A>
+    [[nodiscard]] Event acquire_external(const Buffer<T, A>& buffer, WithEvent,
+                                         const WaitList& wait = detail::no_wait,
+                                         OnError on_error = {}) const;
+    /// Hands an imported buffer back to the API it came from after this queue's commands on it
+    /// (clEnqueueReleaseExternalMemObjectsKHR; enqueued).
+    template <class T, class A>
+    void release_external(const Buffer<T, A>& buffer, const WaitList& wait = detail::no_wait,
+                          OnError on_error = {}) const;
+    /// As release_external(), returning the command's Event.
+    template <class T, class A>
+    [[nodiscard]] Event release_external(const Buffer<T, A>& buffer, WithEvent,
+                                         const WaitList& wait = detail::no_wait,
+                                         OnError on_error = {}) const;
+    /// Commands enqueued after this one wait until `semaphore` is signalled, by a queue or by
+    /// the API that exported it (clEnqueueWaitSemaphoresKHR; enqueued).
+    template <std::same_as<Semaphore> S>
+    void wait(const S& semaphore, const WaitList& wait = detail::no_wait,
+              OnError on_error = {}) const;
+    /// As wait(semaphore), returning the command's Event.
+    template <std::same_as<Semaphore> S>
+    [[nodiscard]] Event wait(const S& semaphore, WithEvent, const WaitList& wait = detail::no_wait,
+                             OnError on_error = {}) const;
+    /// Signals `semaphore` once the commands before this one have completed
+    /// (clEnqueueSignalSemaphoresKHR; enqueued).
+    template <std::same_as<Semaphore> S>
+    void signal(const S& semaphore, const WaitList& wait = detail::no_wait,
+                OnError on_error = {}) const;
+    /// As signal(semaphore), returning the command's Event.
+    template <std::same_as<Semaphore> S>
+    [[nodiscard]] Event signal(const S& semaphore, WithEvent,
+                               const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
     [[nodiscard]] Event marker(const WaitList& wait = detail::no_wait, OnError on_error = {}) const;

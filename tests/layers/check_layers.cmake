@@ -41,6 +41,7 @@ set(table
   "split.hpp wing split"
   "graph.hpp wing graph"
   "pool.hpp wing pool"
+  "external.hpp wing external"
   "openclaw.hpp umbrella"
   "src.hpp umbrella"
   "interop/clhpp.hpp interop")

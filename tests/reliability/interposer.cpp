@@ -860,6 +860,14 @@ extern "C" __attribute__((visibility("default"))) void openclaw_fi_arm(const cha
     state().arm(std::move(rule));
 }
 
+/// Counts a call of `call` that a test double of the driver makes in the test program (the
+/// external memory emulation of tests/support) and returns the code it is to fail with, or
+/// CL_SUCCESS.
+extern "C" __attribute__((visibility("default"))) cl_int openclaw_fi_call(const char* call) {
+    const Call counted(call);
+    return counted.injected().value_or(CL_SUCCESS);
+}
+
 /// Removes every rule and ends a sticky failure.
 extern "C" __attribute__((visibility("default"))) void openclaw_fi_disarm() {
     state().disarm();

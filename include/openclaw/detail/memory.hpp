@@ -69,6 +69,7 @@ struct MemObject {
     ResetOnMove<cl_context> context;
     ResetOnMove<std::size_t> bytes;
     ResetOnMove<cl_mem_flags> flags;  // CL_MEM_FLAGS: what the host-access checks read
+    ResetOnMove<bool> external;       // made by import_buffer (external.hpp): acquired, released
     // A pooled buffer's claim on its memory (pool.hpp): the pool takes the memory back when the
     // last copy of the buffer goes. Empty for every other buffer.
     std::shared_ptr<void> lease;

@@ -1,0 +1,372 @@
+// External memory and semaphores (external.hpp): capability queries that say what a device has,
+// clear refusals where it lacks it (PoCL), and, over the emulated extensions of
+// support/external_emulation.hpp, typed imports of memory "another API" writes through its own
+// mapping (no copy), acquire/release, semaphores between queues and across contexts through an
+// exported descriptor, UUID matching, and the errors of bad imports. The real thing, CUDA memory
+// read by an openclaw kernel on NVIDIA's driver, is tests/cuda/ (built where CUDA is).
+#include <openclaw/external.hpp>
+#include <openclaw/openclaw.hpp>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/catch.hpp"
+#include "support/external_emulation.hpp"
+#include "support/fixture.hpp"
+
+using openclaw::ExternalCapabilities;
+using openclaw::ExternalMemory;
+using openclaw::ExternalMemoryType;
+using openclaw::InOut;
+using openclaw::NDRange;
+using openclaw::Semaphore;
+using openclaw::SemaphoreHandleType;
+using openclaw::SemaphoreOptions;
+using openclaw_test::EmulateExternal;
+using openclaw_test::env;
+using openclaw_test::ExternalEmulation;
+using openclaw_test::has;
+using openclaw_test::thrown;
+
+namespace {
+
+bool real_extension(const char* name) {
+    return env().device.supports_extension(name);
+}
+
+/// Memory "another API" allocated and wrote: a memfd of `count` floats, mapped by the test.
+struct OtherApiMemory {
+    int fd = -1;
+    float* data = nullptr;
+    std::size_t count = 0;
+
+    explicit OtherApiMemory(std::size_t n) : count(n) {
+        fd = memfd_create("openclaw-test-external", 0);
+        REQUIRE(fd >= 0);
+        REQUIRE(ftruncate(fd, static_cast<off_t>(n * sizeof(float))) == 0);
+        void* mapped = mmap(nullptr, n * sizeof(float), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        REQUIRE(mapped != MAP_FAILED);
+        data = static_cast<float*>(mapped);
+    }
+    ~OtherApiMemory() { munmap(data, count * sizeof(float)); }
+    OtherApiMemory(const OtherApiMemory&) = delete;
+    OtherApiMemory& operator=(const OtherApiMemory&) = delete;
+};
+
+bool open_fd(int fd) {
+    return fcntl(fd, F_GETFD) != -1;
+}
+
+constexpr const char* source = R"CLC(
+__kernel void twice_plus_index(__global float* data) {
+    const size_t i = get_global_id(0);
+    data[i] = data[i] * 2.0f + (float)i;
+}
+)CLC";
+
+}  // namespace
+
+TEST_CASE("without the extensions, capabilities are empty and every call is refused by name",
+          "[external]") {
+    if (real_extension("cl_khr_external_memory") || real_extension("cl_khr_semaphore")) {
+        SUCCEED("the device has the extensions: tests/cuda/ covers it");
+        return;
+    }
+    const ExternalCapabilities caps = openclaw::external_capabilities(env().device);
+    CHECK_FALSE(caps.memory);
+    CHECK(caps.memory_import.empty());
+    CHECK_FALSE(caps.semaphores);
+    CHECK_FALSE(caps.imports(ExternalMemoryType::opaque_fd));
+    CHECK_FALSE(caps.exports(SemaphoreHandleType::opaque_fd));
+
+    const auto import = thrown<openclaw::Error>([] {
+        (void)openclaw::import_buffer<float>(env().context, ExternalMemory::opaque_fd(0, 64));
+    });
+    REQUIRE(import);
+    CHECK(import->cl_code() == CL_INVALID_OPERATION);
+    CHECK_THAT(import->what(), has("import_buffer"));
+    CHECK_THAT(import->what(), has("has no cl_khr_external_memory"));
+    CHECK_THAT(import->what(), has(env().device.name()));
+
+    const auto semaphore = thrown<openclaw::Error>([] { Semaphore s(env().context); });
+    REQUIRE(semaphore);
+    CHECK(semaphore->cl_code() == CL_INVALID_OPERATION);
+    CHECK_THAT(semaphore->what(), has("has no cl_khr_semaphore"));
+
+    // A plain buffer is not external memory, whatever the device.
+    openclaw::ReadWriteBuffer<float> plain(env().context, 16);
+    const auto acquire = thrown<openclaw::Error>([&] { env().queue.acquire_external(plain); });
+    REQUIRE(acquire);
+    CHECK(acquire->cl_code() == CL_INVALID_MEM_OBJECT);
+    CHECK_THAT(acquire->what(), has("clEnqueueAcquireExternalMemObjectsKHR"));
+    CHECK_THAT(acquire->what(), has("not made by import_buffer"));
+    if (!real_extension("cl_khr_device_uuid")) {
+        CHECK_FALSE(openclaw::device_uuid(env().device).has_value());
+    }
+}
+
+TEST_CASE("capabilities report what the device answers, a failing types query included",
+          "[external]") {
+    {
+        const EmulateExternal emulate;
+        const ExternalCapabilities caps = openclaw::external_capabilities(env().device);
+        CHECK(caps.memory == (CL_TARGET_OPENCL_VERSION >= 300 &&
+                              env().device.platform().version() >= openclaw::Version{3, 0}));
+        if (caps.memory) {
+            CHECK(caps.imports(ExternalMemoryType::opaque_fd));
+            CHECK_FALSE(caps.imports(ExternalMemoryType::dma_buf));
+        }
+        CHECK(caps.semaphores);
+        CHECK(caps.semaphore_types_reported);
+        CHECK(caps.imports(SemaphoreHandleType::opaque_fd));
+        CHECK(caps.exports(SemaphoreHandleType::opaque_fd));
+        CHECK_FALSE(caps.exports(SemaphoreHandleType::sync_fd));
+        REQUIRE(caps.uuid.has_value());
+        openclaw::DeviceUuid expected;
+        EmulateExternal::uuid_of(env().device.get(), expected.bytes.data());
+        CHECK(*caps.uuid == expected);
+        CHECK(caps.driver_uuid.has_value());
+    }
+    {
+        // NVIDIA 580: CL_DEVICE_SEMAPHORE_TYPES_KHR fails, no export types.
+        const EmulateExternal emulate(
+            ExternalEmulation{.exports = false, .types_query_fails = true, .uuid = false});
+        const ExternalCapabilities caps = openclaw::external_capabilities(env().device);
+        CHECK(caps.semaphores);
+        CHECK_FALSE(caps.semaphore_types_reported);
+        CHECK(caps.semaphore_export.empty());
+        CHECK_FALSE(caps.uuid.has_value());
+        const auto refused = thrown<openclaw::Error>([] {
+            Semaphore s(env().context,
+                        SemaphoreOptions{.export_as = SemaphoreHandleType::opaque_fd});
+        });
+        REQUIRE(refused);
+        CHECK(refused->cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(refused->what(),
+                   has("cannot export semaphores as opaque_fd (it exports: none)"));
+        // Binary semaphores work all the same.
+        Semaphore s(env().context);
+        CHECK(s);
+        CHECK_FALSE(s.exportable());
+    }
+    CHECK(EmulateExternal::live_semaphores() == 0);
+}
+
+TEST_CASE("imported memory is the other API's memory: a kernel reads and writes it in place",
+          "[external]") {
+    const EmulateExternal emulate;
+    if (!openclaw::external_capabilities(env().device).memory) {
+        SUCCEED("OpenCL before 3.0 (compiled or platform): imports are refused, tested below");
+        return;
+    }
+    constexpr std::size_t n = 4096;
+    OtherApiMemory other(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        other.data[i] = 1.0f + static_cast<float>(i % 7);
+    }
+    const int fd = dup(other.fd);
+    {
+        auto buffer = openclaw::import_buffer<float, openclaw::ReadWrite>(
+            env().context, ExternalMemory::opaque_fd(fd, n * sizeof(float)));
+        REQUIRE(buffer.size() == n);
+        CHECK(EmulateExternal::live_imports() == 1);
+        const auto program = openclaw::Program::build(env().context, source);
+        openclaw::Kernel<InOut<float>> kernel(program, "twice_plus_index");
+        kernel.set_args(buffer);
+        env().queue.acquire_external(buffer);
+        env().queue.enqueue(kernel, NDRange{n});
+        openclaw::Event released = env().queue.release_external(buffer, openclaw::with_event);
+        released.wait();
+        CHECK(EmulateExternal::commands(buffer.get(), true) == 1);
+        CHECK(EmulateExternal::commands(buffer.get(), false) == 1);
+        // The other API sees the kernel's results in its own mapping: the same memory.
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            wrong +=
+                other.data[i] != (1.0f + static_cast<float>(i % 7)) * 2.0f + static_cast<float>(i);
+        }
+        CHECK(wrong == 0);
+        // And openclaw reads what the other API writes next (through the same memory).
+        other.data[5] = -3.0f;
+        std::vector<float> back(n);
+        env().queue.acquire_external(buffer);
+        env().queue.read(buffer, back);
+        env().queue.release_external(buffer);
+        env().queue.finish();
+        CHECK(back[5] == -3.0f);
+        CHECK(open_fd(fd));  // the driver's until the buffer goes
+    }
+    CHECK(EmulateExternal::live_imports() == 0);
+    CHECK_FALSE(open_fd(fd));  // the emulated driver closed it, as NVIDIA's does
+}
+
+TEST_CASE("bad imports are refused with the size, the handle and the device", "[external]") {
+    const EmulateExternal emulate;
+    OtherApiMemory other(64);
+    const auto error_of = [](const auto& f) {
+        const auto e = thrown<openclaw::Error>(f);
+        REQUIRE(e);
+        return *e;
+    };
+    const auto uneven = error_of([&] {
+        (void)openclaw::import_buffer<float>(env().context,
+                                             ExternalMemory::opaque_fd(other.fd, 10));
+    });
+    CHECK(uneven.cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK_THAT(uneven.what(), has("10 bytes are not a whole number of 4-byte elements"));
+    const auto empty = error_of([&] {
+        (void)openclaw::import_buffer<float>(env().context, ExternalMemory::opaque_fd(other.fd, 0));
+    });
+    CHECK(empty.cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK_THAT(empty.what(), has("size is 0 bytes"));
+    const auto no_fd = error_of([&] {
+        (void)openclaw::import_buffer<float>(env().context, ExternalMemory::opaque_fd(-1, 64));
+    });
+    CHECK(no_fd.cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(no_fd.what(), has("handle is -1, not a file descriptor"));
+    const auto empty_device = error_of([&] {
+        (void)openclaw::import_buffer<float>(
+            env().context, ExternalMemory::opaque_fd(other.fd, 64, {openclaw::Device{}}));
+    });
+    CHECK(empty_device.cl_code() == CL_INVALID_DEVICE);
+    CHECK_THAT(empty_device.what(), has("device 0 of the list is empty"));
+    const auto dma = error_of([&] {
+        (void)openclaw::import_buffer<float>(env().context, ExternalMemory::dma_buf(other.fd, 64));
+    });
+    CHECK(dma.cl_code() == CL_INVALID_OPERATION);
+    CHECK_THAT(dma.what(), has("cannot import dma_buf memory (it imports: opaque_fd)"));
+    if (openclaw::external_capabilities(env().device).memory) {
+        // Larger than the allocation: the driver refuses, and the descriptor is still the caller's.
+        const auto big = error_of([&] {
+            (void)openclaw::import_buffer<float>(
+                env().context, ExternalMemory::opaque_fd(other.fd, 1024 * sizeof(float)));
+        });
+        CHECK(big.cl_code() == CL_INVALID_BUFFER_SIZE);
+        CHECK_THAT(big.what(), has("clCreateBufferWithProperties"));
+        CHECK_THAT(big.what(), has("import of 4096 bytes of opaque_fd memory"));
+        CHECK(open_fd(other.fd));
+        // A sub-buffer is not what was imported.
+        auto whole = openclaw::import_buffer<float>(
+            env().context, ExternalMemory::opaque_fd(dup(other.fd), 64 * sizeof(float)));
+        const std::size_t step = whole.sub_alignment();
+        if (step > 0 && step < 64) {
+            auto part = whole.sub(step, 64 - step);
+            const auto sub = error_of([&] { env().queue.acquire_external(part); });
+            CHECK(sub.cl_code() == CL_INVALID_MEM_OBJECT);
+            CHECK_THAT(sub.what(), has("sub-buffer"));
+        }
+    } else {
+        const auto old = error_of([&] {
+            (void)openclaw::import_buffer<float>(env().context,
+                                                 ExternalMemory::opaque_fd(other.fd, 64));
+        });
+        CHECK(old.cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(old.what(), has("OpenCL"));
+    }
+}
+
+TEST_CASE("a semaphore orders commands of two queues: the wait holds until the signal",
+          "[external]") {
+    const EmulateExternal emulate;
+    {
+        const openclaw::Queue other(env().context, env().device);
+        Semaphore ready(env().context);
+        REQUIRE(ready);
+        CHECK(ready.context() == env().context);
+        openclaw::UserEvent gate(env().context);
+        other.signal(ready, openclaw::after(gate));
+        env().queue.wait(ready);
+        const openclaw::Event after_wait = env().queue.marker();
+        env().queue.flush();
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        CHECK(after_wait.status() != CL_COMPLETE);  // nothing signalled yet
+        gate.complete();
+        after_wait.wait();
+        CHECK(after_wait.status() == CL_COMPLETE);
+        other.finish();
+        // Signalled and waited for again, with events.
+        const openclaw::Event signalled = other.signal(ready, openclaw::with_event);
+        const openclaw::Event waited = env().queue.wait(ready, openclaw::with_event);
+        waited.wait();
+        CHECK(signalled.status() == CL_COMPLETE);
+    }
+    CHECK(EmulateExternal::live_semaphores() == 0);
+}
+
+TEST_CASE("an exported semaphore, imported into another context, is one semaphore", "[external]") {
+    const EmulateExternal emulate;
+    {
+        Semaphore exported(env().context,
+                           SemaphoreOptions{.export_as = SemaphoreHandleType::opaque_fd});
+        CHECK(exported.exportable());
+        const int fd = exported.export_fd();
+        REQUIRE(fd >= 0);
+        const openclaw::Context second(env().device);
+        const openclaw::Queue second_queue(second, env().device);
+        Semaphore imported = Semaphore::import_fd(second, fd);
+        REQUIRE(imported);
+        CHECK(imported.context() == second);
+        openclaw::UserEvent gate(env().context);
+        env().queue.signal(exported, openclaw::after(gate));
+        second_queue.wait(imported);
+        const openclaw::Event done = second_queue.marker();
+        second_queue.flush();
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        CHECK(done.status() != CL_COMPLETE);
+        gate.complete();
+        done.wait();
+        CHECK(done.status() == CL_COMPLETE);
+        env().queue.finish();
+
+        // Misuse: another context's semaphore, a semaphore that was not made exportable, an
+        // empty one, a descriptor that is no semaphore.
+        const auto wrong_context = thrown<openclaw::Error>([&] { env().queue.wait(imported); });
+        REQUIRE(wrong_context);
+        CHECK(wrong_context->cl_code() == CL_INVALID_CONTEXT);
+        CHECK_THAT(wrong_context->what(), has("clEnqueueWaitSemaphoresKHR"));
+        CHECK_THAT(wrong_context->what(), has("another context"));
+        const auto not_exportable = thrown<openclaw::Error>([&] { (void)imported.export_fd(); });
+        REQUIRE(not_exportable);
+        CHECK(not_exportable->cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(not_exportable->what(), has("not made exportable"));
+        const auto empty = thrown<openclaw::Error>([&] { env().queue.signal(Semaphore{}); });
+        REQUIRE(empty);
+        CHECK(empty->cl_code() == -1142);
+        CHECK_THAT(empty->what(), has("CL_INVALID_SEMAPHORE_KHR"));
+        const auto no_fd = thrown<openclaw::Error>([&] { (void)Semaphore::import_fd(second, -1); });
+        REQUIRE(no_fd);
+        CHECK(no_fd->cl_code() == CL_INVALID_VALUE);
+        const int stranger = memfd_create("not-a-semaphore", 0);
+        const auto not_semaphore =
+            thrown<openclaw::Error>([&] { (void)Semaphore::import_fd(second, stranger); });
+        REQUIRE(not_semaphore);
+        CHECK_THAT(not_semaphore->what(), has("clCreateSemaphoreWithPropertiesKHR"));
+        CHECK_THAT(not_semaphore->what(), has("Semaphore::import_fd"));
+        CHECK(open_fd(stranger));  // a failed import leaves it the caller's
+        close(stranger);
+    }
+    CHECK(EmulateExternal::live_semaphores() == 0);
+}
+
+TEST_CASE("devices are found by their UUID, as CUDA and Vulkan report it", "[external]") {
+    const EmulateExternal emulate;
+    const auto uuid = openclaw::device_uuid(env().device);
+    REQUIRE(uuid.has_value());
+    CHECK(uuid->to_string().size() == 32);
+    const auto found = openclaw::find_device(*uuid);
+    REQUIRE(found.has_value());
+    CHECK(*found == env().device);
+    openclaw::DeviceUuid other = *uuid;
+    other.bytes[0] ^= 0xff;
+    CHECK_FALSE(openclaw::find_device(other).has_value());
+    unsigned char raw[16];
+    std::memcpy(raw, uuid->bytes.data(), 16);
+    CHECK(openclaw::DeviceUuid::from_bytes(raw) == *uuid);
+}
