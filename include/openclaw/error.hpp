@@ -515,6 +515,10 @@ namespace detail {
 OPENCLAW_PROCESS_STATE std::atomic<FailureHandler> failure_handler
     OPENCLAW_INITIALIZED_AS(&print_and_abort);
 OPENCLAW_PROCESS_STATE std::atomic<ErrorHook> error_hook OPENCLAW_INITIALIZED_AS(&print_error_hook);
+/// What the drivers reported about contexts (context.hpp) and no error has carried yet, worded
+/// for the error being raised; null until a context first reports.
+OPENCLAW_PROCESS_STATE std::atomic<std::string (*)()> pending_context_reports
+    OPENCLAW_INITIALIZED_AS(nullptr);
 }  // namespace detail
 
 /// Installs `handler` for failures of builds without exceptions (nullptr restores
@@ -773,6 +777,9 @@ OPENCLAW_INLINE bool Sink::wants_message(OnError sink) noexcept {
         }
         default:
             break;
+    }
+    if (const auto reports = pending_context_reports.load(std::memory_order_acquire)) {
+        detail += reports();  // the driver's own words about what went wrong
     }
     auto text = FailureText::compose(code, call, std::move(detail), logs);
 #if defined(__cpp_exceptions)

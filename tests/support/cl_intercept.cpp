@@ -30,6 +30,15 @@ bool holding = false;                // guarded by held_mutex
 std::vector<HeldCallback> held_now;  // guarded by held_mutex
 int held_count = 0;                  // guarded by held_mutex
 
+using ContextNotify = void(CL_CALLBACK*)(const char*, const void*, size_t, void*);
+struct Notified {
+    cl_context context;
+    ContextNotify notify;
+    void* data;
+};
+std::mutex notified_mutex;
+std::vector<Notified> notified;  // guarded by notified_mutex: contexts made with a callback
+
 template <class F>
 F next(const char* name) {
     return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
@@ -91,6 +100,23 @@ void HoldEventCallbacks::release() {
     }
 }
 
+bool report_as_driver(cl_context context, const char* text) {
+    Notified found{};
+    {
+        const std::lock_guard lock(notified_mutex);
+        for (const Notified& each : notified) {
+            if (each.context == context) {
+                found = each;  // the last: a handle the driver reuses is the newest context's
+            }
+        }
+    }
+    if (found.notify == nullptr) {
+        return false;
+    }
+    found.notify(text, nullptr, 0, found.data);
+    return true;
+}
+
 PretendOpenCL12::PretendOpenCL12() {
     pretending = true;
 }
@@ -134,6 +160,19 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
         }
     }
     return real(device, param, size, value, size_ret);
+}
+
+CL_API_ENTRY cl_context CL_API_CALL clCreateContext(const cl_context_properties* properties,
+                                                    cl_uint count, const cl_device_id* devices,
+                                                    openclaw_test::ContextNotify notify, void* data,
+                                                    cl_int* code) {
+    OPENCLAW_FORWARD(clCreateContext);
+    cl_context made = real(properties, count, devices, notify, data, code);
+    if (made != nullptr && notify != nullptr) {
+        const std::lock_guard lock(openclaw_test::notified_mutex);
+        openclaw_test::notified.push_back({made, notify, data});
+    }
+    return made;
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* name,

@@ -37,6 +37,10 @@ class HoldEventCallbacks {
     void release();
 };
 
+/// Calls the notification callback `context` was made with (clCreateContext's pfn_notify), as a
+/// driver reporting `text` would, on the calling thread; false if it was made without one.
+bool report_as_driver(cl_context context, const char* text);
+
 /// While alive, platforms and devices report OpenCL 1.2 (and OpenCL C 1.2).
 class PretendOpenCL12 {
   public:
