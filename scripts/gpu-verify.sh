@@ -66,6 +66,14 @@ run_example image_blur
 run_example async_pipeline
 run_example command_graph 1048576 50
 run_example memory_pool 2000
+# CUDA and openclaw sharing memory (built where CUDA is); two MPI ranks on the GPU's platform.
+run_example cuda_interop 16777216
+if [ -x build/gcc/examples/mpi_reduce/mpi_reduce ] && command -v mpirun > /dev/null; then
+  OPENCLAW_DEVICE=$platform OMPI_MCA_btl_vader_single_copy_mechanism=none timeout 60 \
+    mpirun -np 2 --allow-run-as-root --oversubscribe build/gcc/examples/mpi_reduce/mpi_reduce \
+    100000000 > "$out/example-mpi_reduce.txt" 2>&1
+  echo "mpi_reduce: $(tail -3 "$out/example-mpi_reduce.txt" | tr '\n' ' ')"
+fi
 stage "benchmarks on $platform"
 OPENCLAW_BENCH_PLATFORM=$platform timeout "${BENCH_SECONDS:-220}" scripts/bench.sh \
   --only "${BENCH_ONLY:-end_to_end launch vector_add transfers pipeline build graph_pool}" --out "$out/bench" \

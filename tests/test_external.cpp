@@ -20,6 +20,7 @@
 #include "support/catch.hpp"
 #include "support/external_emulation.hpp"
 #include "support/fixture.hpp"
+#include "support/injection.hpp"
 
 using openclaw::ExternalCapabilities;
 using openclaw::ExternalMemory;
@@ -369,4 +370,126 @@ TEST_CASE("devices are found by their UUID, as CUDA and Vulkan report it", "[ext
     unsigned char raw[16];
     std::memcpy(raw, uuid->bytes.data(), 16);
     CHECK(openclaw::DeviceUuid::from_bytes(raw) == *uuid);
+}
+
+TEST_CASE("on a driver with the real extensions: capabilities, queue-to-queue semaphores, refusals",
+          "[external]") {
+    const ExternalCapabilities caps = openclaw::external_capabilities(env().device);
+    if (!real_extension("cl_khr_semaphore") && !real_extension("cl_khr_external_memory")) {
+        SUCCEED("the device has none of the extensions (PoCL): the emulated cases cover the code");
+        return;
+    }
+    INFO("memory " << caps.memory << ", semaphores " << caps.semaphores << " (types reported "
+                   << caps.semaphore_types_reported << ")");
+    if (caps.semaphores) {
+        const openclaw::Queue other(env().context, env().device);
+        Semaphore ready(env().context);
+        openclaw::ReadWriteBuffer<int> data(env().context, 1024);
+        openclaw::UserEvent gate(env().context);
+        other.fill(data, 7, openclaw::after(gate));
+        other.signal(ready);
+        env().queue.wait(ready);
+        const openclaw::Event waited = env().queue.marker();
+        env().queue.flush();
+        other.flush();
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        CHECK_FALSE(waited.is_complete());  // the signal is behind the gate
+        gate.complete();
+        std::vector<int> back(1024);
+        env().queue.read(data, back);  // blocking, after the wait, so after the fill
+        CHECK(waited.is_complete());
+        CHECK(back[0] == 7);
+        CHECK(back[1023] == 7);
+        other.finish();
+        if (!caps.exports(SemaphoreHandleType::opaque_fd)) {
+            const auto refused = thrown<openclaw::Error>([] {
+                Semaphore s(env().context,
+                            SemaphoreOptions{.export_as = SemaphoreHandleType::opaque_fd});
+            });
+            REQUIRE(refused);
+            CHECK_THAT(refused->what(), has("cannot export semaphores as opaque_fd"));
+        }
+    }
+    if (caps.memory && caps.imports(ExternalMemoryType::opaque_fd)) {
+        // A descriptor that is not memory of this driver: the driver's refusal, by name.
+        const int stranger = memfd_create("not-gpu-memory", 0);
+        REQUIRE(ftruncate(stranger, 1 << 20) == 0);
+        const auto refused = thrown<openclaw::Error>([&] {
+            (void)openclaw::import_buffer<float>(env().context,
+                                                 ExternalMemory::opaque_fd(stranger, 1 << 20));
+        });
+        REQUIRE(refused);
+        CHECK_THAT(refused->what(), has("clCreateBufferWithProperties"));
+        CHECK_THAT(refused->what(), has("import of 1048576 bytes of opaque_fd memory"));
+        close(stranger);
+    }
+}
+
+namespace {
+std::vector<std::pair<std::string, cl_int>> hooked;
+void hook(const char* call, cl_int code) noexcept {
+    hooked.emplace_back(call, code);
+}
+}  // namespace
+
+TEST_CASE("a failure of each extension entry point is reported by its name and leaks nothing",
+          "[external]") {
+    const openclaw_test::Injection injection = openclaw_test::Injection::find();
+    if (!injection) {
+        SUCCEED("not under the fault-injection interposer (ctest runs this program under it too)");
+        return;
+    }
+    const EmulateExternal emulate;
+    const int semaphores_before = EmulateExternal::live_semaphores();
+    const auto fails_as = [&](const char* call, const auto& operation) {
+        injection.fail(call, CL_OUT_OF_RESOURCES);
+        const auto error = thrown<openclaw::Error>(operation);
+        injection.clear();
+        REQUIRE(error);
+        CHECK(error->call() == call);
+        CHECK(error->cl_code() == CL_OUT_OF_RESOURCES);
+    };
+    Semaphore ready(env().context, SemaphoreOptions{.export_as = SemaphoreHandleType::opaque_fd});
+    const openclaw::Queue other(env().context, env().device);
+    fails_as("clCreateSemaphoreWithPropertiesKHR", [] { Semaphore s(env().context); });
+    fails_as("clEnqueueSignalSemaphoresKHR", [&] { other.signal(ready); });
+    fails_as("clEnqueueWaitSemaphoresKHR", [&] { env().queue.wait(ready); });
+    fails_as("clGetSemaphoreHandleForTypeKHR", [&] { (void)ready.export_fd(); });
+    if (openclaw::external_capabilities(env().device).memory) {
+        OtherApiMemory memory(64);
+        fails_as("clCreateBufferWithProperties", [&] {
+            (void)openclaw::import_buffer<float>(
+                env().context, ExternalMemory::opaque_fd(memory.fd, 64 * sizeof(float)));
+        });
+        CHECK(open_fd(memory.fd));  // a failed import leaves it the caller's
+        auto buffer = openclaw::import_buffer<float>(
+            env().context, ExternalMemory::opaque_fd(dup(memory.fd), 64 * sizeof(float)));
+        fails_as("clEnqueueAcquireExternalMemObjectsKHR",
+                 [&] { env().queue.acquire_external(buffer); });
+        fails_as("clEnqueueReleaseExternalMemObjectsKHR",
+                 [&] { env().queue.release_external(buffer); });
+    }
+    // A release that fails in the destructor reaches the error hook once; the semaphore stays
+    // with the driver (released here by hand, as the hook's owner would decide).
+    hooked.clear();
+    const auto previous = openclaw::set_error_hook(&hook);
+    void* stranded = nullptr;
+    {
+        Semaphore doomed(env().context);
+        stranded = doomed.get();
+        injection.fail("clReleaseSemaphoreKHR", CL_OUT_OF_RESOURCES);
+    }
+    injection.clear();
+    openclaw::set_error_hook(previous);
+    REQUIRE(hooked.size() == 1);
+    CHECK(hooked[0] ==
+          std::pair<std::string, cl_int>("clReleaseSemaphoreKHR", CL_OUT_OF_RESOURCES));
+    CHECK(EmulateExternal::live_semaphores() == semaphores_before + 2);  // `ready` and the stranded
+    using Release = cl_int(CL_API_CALL*)(void*);
+    const auto release = reinterpret_cast<Release>(clGetExtensionFunctionAddressForPlatform(
+        env().device.platform().get(), "clReleaseSemaphoreKHR"));
+    REQUIRE(release != nullptr);
+    CHECK(release(stranded) == CL_SUCCESS);
+    env().queue.finish();
+    other.finish();
 }

@@ -100,6 +100,7 @@ constexpr std::string_view to_string(SemaphoreHandleType type) noexcept {
 /// (cuDeviceGetUuid, cudaDeviceProp::uuid) and Vulkan (VkPhysicalDeviceIDProperties::deviceUUID)
 /// report for the same GPU, so it names one device across APIs.
 struct DeviceUuid {
+    /// The 16 bytes, in the order the driver reports them.
     std::array<unsigned char, 16> bytes{};
 
     /// From 16 bytes another API reports (`DeviceUuid::from_bytes(cuda_uuid.bytes)`).
@@ -142,10 +143,14 @@ struct ExternalCapabilities {
     std::vector<SemaphoreHandleType> semaphore_export;
     /// CL_DEVICE_UUID_KHR and CL_DRIVER_UUID_KHR (cl_khr_device_uuid), if the device has them.
     std::optional<DeviceUuid> uuid;
+    /// CL_DRIVER_UUID_KHR: the driver build (CUDA and Vulkan share memory only with the same one).
     std::optional<DeviceUuid> driver_uuid;
 
+    /// True if import_buffer() accepts `type`.
     bool imports(ExternalMemoryType type) const noexcept { return has(memory_import, type); }
+    /// True if Semaphore::import_fd() accepts `type`.
     bool imports(SemaphoreHandleType type) const noexcept { return has(semaphore_import, type); }
+    /// True if a semaphore can be made exportable as `type`.
     bool exports(SemaphoreHandleType type) const noexcept { return has(semaphore_export, type); }
 
   private:
@@ -179,6 +184,7 @@ std::optional<Device> find_device(const DeviceUuid& uuid, OnError on_error = {})
 /// released, measured on the 580 driver), so do not close or reuse it; import `dup(fd)` to keep
 /// one. After a failed import it is still the caller's.
 struct ExternalMemory {
+    /// What `handle` is.
     ExternalMemoryType type = ExternalMemoryType::opaque_fd;
     /// The file descriptor (opaque_fd, dma_buf) or Windows handle, as an integer.
     std::intptr_t handle = -1;

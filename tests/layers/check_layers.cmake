@@ -44,7 +44,8 @@ set(table
   "external.hpp wing external"
   "openclaw.hpp umbrella"
   "src.hpp umbrella"
-  "interop/clhpp.hpp interop")
+  "interop/clhpp.hpp interop"
+  "interop/mpi.hpp interop")
 # Side wings that build on another wing's public header: typing kernels from their source makes
 # image parameters.
 set(wing_uses "signature->image.hpp")
