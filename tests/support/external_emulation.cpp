@@ -422,18 +422,18 @@ void CL_CALLBACK destroyed(cl_mem memory, void* data) {
     }
 }
 
-const char* extensions_added() {
-    std::string* text = new std::string;  // leaked on purpose: answers stay valid
+std::string extensions_added() {
+    std::string text;
     if (config.memory) {
-        *text += " cl_khr_external_memory cl_khr_external_memory_opaque_fd";
+        text += " cl_khr_external_memory cl_khr_external_memory_opaque_fd";
     }
     if (config.semaphores) {
-        *text += " cl_khr_semaphore cl_khr_external_semaphore cl_khr_external_semaphore_opaque_fd";
+        text += " cl_khr_semaphore cl_khr_external_semaphore cl_khr_external_semaphore_opaque_fd";
     }
     if (config.uuid) {
-        *text += " cl_khr_device_uuid";
+        text += " cl_khr_device_uuid";
     }
-    return text->c_str();
+    return text;
 }
 
 }  // namespace
@@ -495,8 +495,29 @@ CL_API_ENTRY cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_i
             return code;
         }
         text.resize(std::strlen(text.c_str()));
-        text += extensions_added();
+        // The device's own extensions of these names go: the emulation alone says which it has.
+        std::string kept;
+        std::size_t start = 0;
+        while (start < text.size()) {
+            std::size_t end = text.find(' ', start);
+            end = end == std::string::npos ? text.size() : end;
+            const std::string name = text.substr(start, end - start);
+            if (!name.empty() && name.find("cl_khr_external_") != 0 && name != "cl_khr_semaphore" &&
+                name != "cl_khr_device_uuid") {
+                kept += (kept.empty() ? "" : " ") + name;
+            }
+            start = end + 1;
+        }
+        text = kept + extensions_added();
         return answer(text.c_str(), text.size() + 1, size, value, size_ret);
+    }
+    // Queries of what the emulation leaves out fail, whatever the device itself has.
+    if ((param == memory_import_types && !config.memory) ||
+        ((param == semaphore_types || param == semaphore_import_types ||
+          param == semaphore_export_types) &&
+         !config.semaphores) ||
+        ((param == device_uuid || param == driver_uuid) && !config.uuid)) {
+        return CL_INVALID_VALUE;
     }
     if (param == memory_import_types && config.memory) {
         const cl_uint types[] = {static_cast<cl_uint>(opaque_fd_memory)};
