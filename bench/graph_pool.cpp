@@ -6,7 +6,10 @@
 // 2. Many allocate + use + release cycles of small buffers (4 KiB to 1 MiB in turn, each used by
 //    a kernel): raw clCreateBuffer/clReleaseMemObject, openclaw Buffers made afresh, and a
 //    MemoryPool (unbounded and with max_bytes); results verified every 64 cycles, the pool's
-//    peak reported. Rounds alternate the peers; medians of the rounds.
+//    peak reported. A floor peer runs the same kernels on four buffers made once: what a cycle
+//    costs without any allocation. Each peer's allocation cost is its cycle less the floor, so
+//    the second table compares what allocating costs, apart from the kernel every cycle runs.
+//    Rounds alternate the peers; medians of the rounds.
 // Usage: bench_graph_pool [--smoke] [--replays N] [--cycles N] [--rounds N]
 #include <openclaw/graph.hpp>
 #include <openclaw/pool.hpp>
@@ -153,6 +156,12 @@ int main(int argc, char** argv) try {
             check(first[0] == static_cast<cl_int>(cycle), "pool: wrong value");
         }
     };
+    std::vector<cl_mem> kept;  // the floor's buffers, one per size, made once
+    for (const std::size_t n : sizes) {
+        kept.push_back(
+            clCreateBuffer(context.get(), CL_MEM_READ_WRITE, n * sizeof(cl_int), nullptr, &code));
+        check(code == CL_SUCCESS, "floor buffer");
+    }
     std::vector<Peer> alloc_peers = {
         {"raw clCreateBuffer",
          [&] {
@@ -174,6 +183,25 @@ int main(int argc, char** argv) try {
                            "raw: wrong value");
                  }
                  clReleaseMemObject(mem);
+             }
+         }},
+        {"floor: raw, no allocation",
+         [&] {
+             for (std::size_t c = 0; c < cycles; ++c) {
+                 const std::size_t n = sizes[c % 4];
+                 cl_mem mem = kept[c % 4];
+                 const cl_int value = static_cast<cl_int>(c);
+                 check(clSetKernelArg(raw_stamp, 0, sizeof(mem), &mem) == 0 &&
+                           clSetKernelArg(raw_stamp, 1, sizeof(value), &value) == 0 &&
+                           clEnqueueNDRangeKernel(queue.get(), raw_stamp, 1, nullptr, &n, nullptr,
+                                                  0, nullptr, nullptr) == CL_SUCCESS,
+                       "floor cycle");
+                 if (c % 64 == 0) {
+                     check(clEnqueueReadBuffer(queue.get(), mem, CL_TRUE, 0, sizeof(cl_int),
+                                               first.data(), 0, nullptr, nullptr) == CL_SUCCESS &&
+                               first[0] == value,
+                           "floor: wrong value");
+                 }
              }
          }},
         {"openclaw Buffer",
@@ -211,8 +239,10 @@ int main(int argc, char** argv) try {
         "\n# memory pool: %zu cycles of allocate, one kernel, release (4 KiB to 1 MiB), %zu "
         "rounds\n",
         cycles, rounds);
+    constexpr std::size_t floor_peer = 1;
     std::vector<std::vector<double>> per_cycle(alloc_peers.size());
     std::vector<std::vector<double>> speedups(alloc_peers.size());
+    std::vector<std::vector<double>> allocation(alloc_peers.size());  // cycle less the floor
     for (std::size_t round = 0; round <= rounds; ++round) {
         std::vector<double> times(alloc_peers.size());
         for (const std::size_t p : bench::round_order(alloc_peers.size(), round)) {
@@ -226,6 +256,7 @@ int main(int argc, char** argv) try {
             for (std::size_t p = 0; p < alloc_peers.size(); ++p) {
                 per_cycle[p].push_back(times[p]);
                 speedups[p].push_back(times[0] / times[p]);
+                allocation[p].push_back(times[p] - times[floor_peer]);
             }
         }
     }
@@ -238,6 +269,36 @@ int main(int argc, char** argv) try {
         bench::csv("pool", "allocate+kernel+release", alloc_peers[p].name, 0, us, "us/cycle");
         bench::csv("pool", "allocate+kernel+release speed-up over raw C", alloc_peers[p].name, 0,
                    speedup, "x");
+    }
+    // What allocating costs a cycle, apart from the kernel: the cycle less the floor's. A cost
+    // within 2% of the floor's cycle is below what the rounds can resolve.
+    const double floor_us = bench::median(per_cycle[floor_peer]);
+    const double raw_cost = bench::median(allocation[0]);
+    std::printf(
+        "\n| peer | allocation cost, us per cycle (cycle less the floor's %.3f) | "
+        "speed-up of the allocation cost over raw C |\n",
+        floor_us);
+    std::printf("|---|---|---|\n");
+    for (std::size_t p = 0; p < alloc_peers.size(); ++p) {
+        if (p == floor_peer) {
+            continue;
+        }
+        const double cost = bench::median(allocation[p]);
+        if (cost <= 0.02 * floor_us) {
+            std::printf("| %s | %.3f | more than %.0fx (below the rounds' resolution) |\n",
+                        alloc_peers[p].name.c_str(), cost, raw_cost / (0.02 * floor_us));
+            bench::csv("pool", "allocation cost speed-up over raw C (lower bound)",
+                       alloc_peers[p].name, 0, raw_cost / (0.02 * floor_us), "x");
+        } else {
+            std::printf("| %s | %.3f | %.2fx |\n", alloc_peers[p].name.c_str(), cost,
+                        raw_cost / cost);
+            bench::csv("pool", "allocation cost speed-up over raw C", alloc_peers[p].name, 0,
+                       raw_cost / cost, "x");
+        }
+        bench::csv("pool", "allocation cost", alloc_peers[p].name, 0, cost, "us/cycle");
+    }
+    for (cl_mem mem : kept) {
+        clReleaseMemObject(mem);
     }
     for (const auto* which : {&pool, &bounded}) {
         const openclaw::PoolStats stats = which->stats();

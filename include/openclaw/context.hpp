@@ -201,6 +201,7 @@ OPENCLAW_INLINE detail::Handle<cl_context> Context::create(
     cl_int code = CL_SUCCESS;
     cl_context raw = clCreateContext(nullptr, static_cast<cl_uint>(ids.size()), ids.data(),
                                      &detail::context_notify, reinterpret_cast<void*>(id), &code);
+    raw = detail::created_or_null(raw, code);
     if (!detail::check(code, "clCreateContext", on_error, [&](OnError quiet) {
             return detail::concat(ids.size(), " device(s), first \"", devices.front().name(quiet),
                                   "\"");
@@ -233,6 +234,56 @@ OPENCLAW_INLINE detail::Handle<cl_context> Context::create(
 }
 
 namespace detail {
+
+// Refuses a device list naming an empty device, a device outside `context` or one twice
+// (CL_INVALID_DEVICE). An empty list is refused with `when_empty` (CL_INVALID_VALUE), or accepted
+// where `when_empty` is null (it stands for all the context's devices there).
+inline bool check_context_devices(const Context& context, const std::vector<Device>& devices,
+                                  const char* call, OnError on_error,
+                                  const char* when_empty = nullptr) {
+    if (devices.empty()) {
+        if (when_empty == nullptr) {
+            return true;
+        }
+        fail(on_error, CL_INVALID_VALUE, call, when_empty);
+        return false;
+    }
+    Relay step(on_error);
+    const std::vector<Device> members = context.devices(step);
+    if (step.failed()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        bool member = false;
+        for (const Device& candidate : members) {
+            member = member || candidate == devices[i];
+        }
+        bool repeated = false;
+        for (std::size_t j = 0; j < i; ++j) {
+            repeated = repeated || devices[j] == devices[i];
+        }
+        if (!devices[i]) {
+            fail(on_error, CL_INVALID_DEVICE, call,
+                 concat("device ", i, " is empty (default-constructed or moved-from)"));
+            return false;
+        }
+        if (!member || repeated) {
+            fail(on_error, CL_INVALID_DEVICE, call, describe_safely([&](OnError quiet) {
+                     std::string names;
+                     for (const Device& candidate : members) {
+                         names +=
+                             concat(names.empty() ? "" : ", ", "\"", candidate.name(quiet), "\"");
+                     }
+                     return concat(
+                         "device ", i, " (\"", devices[i].name(quiet), "\") ",
+                         repeated ? "is listed twice" : "is not one of the context's devices", " (",
+                         names, ")");
+                 }));
+            return false;
+        }
+    }
+    return true;
+}
 
 OPENCLAW_INLINE ContextReports& context_reports() {
     static ContextReports* const reports = new ContextReports();  // never destroyed (see above)

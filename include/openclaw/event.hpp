@@ -749,6 +749,7 @@ OPENCLAW_INLINE detail::Handle<cl_event> UserEvent::create(const Context& contex
     }
     cl_int code = CL_SUCCESS;
     cl_event raw = clCreateUserEvent(context.get(), &code);
+    raw = detail::created_or_null(raw, code);
     if (!detail::check(code, "clCreateUserEvent", on_error)) {
         return {};
     }

@@ -475,33 +475,6 @@ inline std::vector<Device> targets(const Context& context, const std::vector<Dev
     return devices.empty() ? context.devices(on_error) : devices;
 }
 
-/// Refuses a device list naming a device outside `context`.
-inline bool check_devices(const Context& context, const std::vector<Device>& devices,
-                          const char* call, OnError on_error) {
-    if (devices.empty()) {
-        return true;
-    }
-    Relay step(on_error);
-    const std::vector<Device> members = context.devices(step);
-    if (step.failed()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-        bool member = false;
-        for (const Device& each : members) {
-            member = member || each == devices[i];
-        }
-        if (!devices[i] || !member) {
-            fail(on_error, CL_INVALID_DEVICE, call,
-                 devices[i] ? concat("device ", i, " of the list (", device_name(devices[i]),
-                                     ") is not a device of the context")
-                            : concat("device ", i, " of the list is empty"));
-            return false;
-        }
-    }
-    return true;
-}
-
 }  // namespace external
 
 OPENCLAW_INLINE const ExternalApi& external_api(const Platform& platform) {
@@ -581,7 +554,7 @@ OPENCLAW_INLINE MemObject import_memory(const Context& context, const ExternalMe
                     ", not a file descriptor"));
         return {};
     }
-    if (!external::check_devices(context, memory.devices, call, on_error)) {
+    if (!check_context_devices(context, memory.devices, call, on_error)) {
         return {};
     }
     Relay step(on_error);
@@ -619,6 +592,7 @@ OPENCLAW_INLINE MemObject import_memory(const Context& context, const ExternalMe
     cl_int code = CL_SUCCESS;
     cl_mem raw = clCreateBufferWithProperties(context.get(), properties.data(), flags, memory.bytes,
                                               nullptr, &code);
+    raw = created_or_null(raw, code);  // NVIDIA returns an object with a failed import's error
     if (raw == nullptr && code == CL_SUCCESS) {
         code = CL_INVALID_MEM_OBJECT;  // a driver that returns no object and no code
     }
@@ -626,9 +600,6 @@ OPENCLAW_INLINE MemObject import_memory(const Context& context, const ExternalMe
             return concat("import of ", memory.bytes, " bytes of ", to_string(memory.type),
                           " memory (handle ", memory.handle, ") as a ", element.access, " buffer");
         })) {
-        if (raw != nullptr) {
-            (void)clReleaseMemObject(raw);
-        }
         return {};
     }
     MemObject imported = describe_buffer(Handle<cl_mem>::adopt(raw), element, on_error);
@@ -799,7 +770,7 @@ OPENCLAW_INLINE std::shared_ptr<detail::SemaphoreState> Semaphore::create(
         detail::refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
         return nullptr;
     }
-    if (!detail::external::check_devices(context, devices, call, on_error)) {
+    if (!detail::check_context_devices(context, devices, call, on_error)) {
         return nullptr;
     }
     detail::Relay step(on_error);
@@ -846,6 +817,10 @@ OPENCLAW_INLINE std::shared_ptr<detail::SemaphoreState> Semaphore::create(
     auto state = std::make_shared<detail::SemaphoreState>();
     cl_int code = CL_SUCCESS;
     void* raw = api.create_semaphore(context.get(), properties.data(), &code);
+    if (raw != nullptr && code != CL_SUCCESS) {
+        (void)api.release_semaphore(raw);  // released before the error is raised
+        raw = nullptr;
+    }
     if (raw == nullptr && code == CL_SUCCESS) {
         code = ExternalApi::invalid_semaphore;  // a driver that returns no object and no code
     }
@@ -854,9 +829,6 @@ OPENCLAW_INLINE std::shared_ptr<detail::SemaphoreState> Semaphore::create(
                                   " device(s), first ",
                                   detail::external::device_name(targets.front()));
         })) {
-        if (raw != nullptr) {
-            (void)api.release_semaphore(raw);
-        }
         return nullptr;
     }
     state->api = &api;
@@ -873,7 +845,7 @@ OPENCLAW_INLINE Semaphore::Semaphore(const Context& context, const SemaphoreOpti
     constexpr const char* call = "Semaphore";
     std::vector<cl_ulong> properties{ExternalApi::semaphore_type, ExternalApi::semaphore_binary};
     if (options.export_as) {
-        if (!detail::external::check_devices(context, options.devices, call, on_error)) {
+        if (!detail::check_context_devices(context, options.devices, call, on_error)) {
             return;
         }
         detail::Relay step(on_error);
@@ -916,7 +888,7 @@ OPENCLAW_INLINE Semaphore Semaphore::import_fd(const Context& context, int fd,
             detail::concat("the ", to_string(type), " handle is ", fd, ", not a file descriptor"));
         return {};
     }
-    if (!detail::external::check_devices(context, devices, call, on_error)) {
+    if (!detail::check_context_devices(context, devices, call, on_error)) {
         return {};
     }
     detail::Relay step(on_error);

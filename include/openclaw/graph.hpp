@@ -790,6 +790,10 @@ inline bool CommandGraph::build(OnError on_error) {
     const cl_command_queue queue = state.queue.get();
     cl_int code = CL_SUCCESS;
     detail::CommandBufferApi::Buffer made = api.create(1, &queue, properties, &code);
+    if (made != nullptr && code != CL_SUCCESS) {
+        (void)api.release(made);  // an object with an error: released before the error is raised
+        made = nullptr;
+    }
     if (!detail::check(code, "clCreateCommandBufferKHR", on_error, [&] {
             return detail::concat("a command buffer for ", state.commands.size(), " commands");
         })) {

@@ -702,6 +702,7 @@ OPENCLAW_INLINE detail::Handle<cl_sampler> Sampler::create(const Context& contex
 #else
     raw = clCreateSampler(context.get(), norm, mode, filtering, &code);
 #endif
+    raw = detail::created_or_null(raw, code);
     if (!detail::check(code, call, on_error, [&] {
             return detail::concat("normalized_coords = ", normalized ? "true" : "false",
                                   ", addressing mode ", mode, ", filter mode ", filtering);
@@ -953,6 +954,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
     cl_mem raw =
         clCreateImage(context.get(), flags, &format.format, &desc, const_cast<void*>(init), &code);
+    raw = created_or_null(raw, code);
     if (!check(code, call, on_error, [&] {
             return concat(kind.name, " of ", extent[0], " x ", extent[1], " x ", extent[2],
                           " pixels, ", format.name, ", ", format.access);

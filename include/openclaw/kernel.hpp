@@ -1079,6 +1079,7 @@ OPENCLAW_INLINE Handle<cl_kernel> create_kernel(cl_program program, std::string_
     const std::string terminated(name);
     cl_int code = CL_SUCCESS;
     cl_kernel raw = clCreateKernel(program, terminated.c_str(), &code);
+    raw = created_or_null(raw, code);
     if (!check(code, "clCreateKernel", on_error, [&] {
             std::string detail = concat("kernel \"", name, "\"");
             if (code == CL_INVALID_KERNEL_NAME) {
@@ -1123,6 +1124,7 @@ OPENCLAW_INLINE Handle<cl_kernel> clone_kernel(cl_kernel kernel, std::string_vie
 #if CL_TARGET_OPENCL_VERSION >= 210
     cl_int code = CL_SUCCESS;
     cl_kernel raw = clCloneKernel(kernel, &code);
+    raw = created_or_null(raw, code);
     if (code == CL_INVALID_OPERATION) {
         unsupported = true;
         return {};

@@ -416,6 +416,7 @@ class MemoryPool {
             cl_int code = CL_SUCCESS;
             mem = clCreateBuffer(state.queue.context_handle(), CL_MEM_READ_WRITE, size, nullptr,
                                  &code);
+            mem = detail::created_or_null(mem, code);
             const std::lock_guard lock(state.mutex);
             if (code != CL_SUCCESS) {
                 state.stats.bytes_held -= size;

@@ -718,59 +718,14 @@ OPENCLAW_INLINE Program Program::build(const Context& context, std::string_view 
     return build_for(context, devices, false, source, options, on_error);
 }
 
-namespace detail {
-// Refuses an empty list, a device outside the context, or one given twice (CL_INVALID_DEVICE).
-inline bool check_device_subset(const Context& context, const std::vector<Device>& devices,
-                                const char* call, OnError on_error) {
-    if (devices.empty()) {
-        fail(on_error, CL_INVALID_VALUE, call, "the list of devices to build for is empty");
-        return false;
-    }
-    Relay step(on_error);
-    const std::vector<Device> members = context.devices(step);
-    if (step.failed()) {
-        return false;
-    }
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-        bool member = false;
-        for (const Device& candidate : members) {
-            member = member || candidate == devices[i];
-        }
-        bool repeated = false;
-        for (std::size_t j = 0; j < i; ++j) {
-            repeated = repeated || devices[j] == devices[i];
-        }
-        if (!devices[i]) {
-            fail(on_error, CL_INVALID_DEVICE, call,
-                 concat("device ", i, " is empty (default-constructed or moved-from)"));
-            return false;
-        }
-        if (!member || repeated) {
-            fail(on_error, CL_INVALID_DEVICE, call, describe_safely([&](OnError quiet) {
-                     std::string names;
-                     for (const Device& candidate : members) {
-                         names +=
-                             concat(names.empty() ? "" : ", ", "\"", candidate.name(quiet), "\"");
-                     }
-                     return concat(
-                         "device ", i, " (\"", devices[i].name(quiet), "\") ",
-                         repeated ? "is listed twice" : "is not one of the context's devices", " (",
-                         names, ")");
-                 }));
-            return false;
-        }
-    }
-    return true;
-}
-}  // namespace detail
-
 OPENCLAW_INLINE Program Program::build(const Context& context, const std::vector<Device>& devices,
                                        std::string_view source, const BuildOptions& options,
                                        OnError on_error) {
     if (!detail::check_source(context, source, on_error)) {
         return {};
     }
-    if (!detail::check_device_subset(context, devices, "clBuildProgram", on_error)) {
+    if (!detail::check_context_devices(context, devices, "clBuildProgram", on_error,
+                                       "the list of devices to build for is empty")) {
         return {};
     }
     return build_for(context, devices, true, source, options, on_error);
@@ -797,6 +752,7 @@ OPENCLAW_INLINE Program Program::build_for(const Context& context,
     const std::size_t length = source.size();
     cl_int code = CL_SUCCESS;
     cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+    raw = detail::created_or_null(raw, code);
     if (!detail::check(code, "clCreateProgramWithSource", on_error,
                        [&] { return detail::concat(length, " characters of source"); })) {
         return {};
@@ -871,6 +827,7 @@ OPENCLAW_INLINE Program Program::compile(const Context& context, std::string_vie
         const std::size_t length = header.source.size();
         cl_int code = CL_SUCCESS;
         cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+        raw = detail::created_or_null(raw, code);
         if (!detail::check(code, "clCreateProgramWithSource", on_error, [&] {
                 return detail::concat("header \"", header.name, "\", ", length, " characters");
             })) {
@@ -884,6 +841,7 @@ OPENCLAW_INLINE Program Program::compile(const Context& context, std::string_vie
     const std::size_t length = source.size();
     cl_int code = CL_SUCCESS;
     cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+    raw = detail::created_or_null(raw, code);
     if (!detail::check(code, "clCreateProgramWithSource", on_error,
                        [&] { return detail::concat(length, " characters of source"); })) {
         return {};
@@ -1041,6 +999,7 @@ OPENCLAW_INLINE Program Program::from_il(const Context& context, std::span<const
 #if CL_TARGET_OPENCL_VERSION >= 210
     cl_int code = CL_SUCCESS;
     cl_program raw = clCreateProgramWithIL(context.get(), il.data(), il.size(), &code);
+    raw = detail::created_or_null(raw, code);
     if (!detail::check(code, call, on_error, [&](OnError quiet) {
             return detail::concat("a module of ", il.size(), " bytes for ", devices.size(),
                                   " device(s), first \"", devices.front().name(quiet), "\"");

@@ -750,7 +750,9 @@ class Queue {
                                          const WaitList& wait = detail::no_wait,
                                          OnError on_error = {}) const;
     /// Commands enqueued after this one wait until `semaphore` is signalled, by a queue or by
-    /// the API that exported it (clEnqueueWaitSemaphoresKHR; enqueued).
+    /// the API that exported it (clEnqueueWaitSemaphoresKHR; enqueued). NVIDIA 580 does not
+    /// return while a command this one depends on waits for an incomplete UserEvent (as
+    /// signal(); docs/interop.md): complete such events on another thread.
     template <std::same_as<Semaphore> S>
     void wait(const S& semaphore, const WaitList& wait = detail::no_wait,
               OnError on_error = {}) const;
@@ -759,7 +761,9 @@ class Queue {
     [[nodiscard]] Event wait(const S& semaphore, WithEvent, const WaitList& wait = detail::no_wait,
                              OnError on_error = {}) const;
     /// Signals `semaphore` once the commands before this one have completed
-    /// (clEnqueueSignalSemaphoresKHR; enqueued).
+    /// (clEnqueueSignalSemaphoresKHR; enqueued). NVIDIA 580 does not return while a command this
+    /// one depends on (`wait`, or an earlier command of the queue) waits for an incomplete
+    /// UserEvent: a thread that completes that event after this call never gets there.
     template <std::same_as<Semaphore> S>
     void signal(const S& semaphore, const WaitList& wait = detail::no_wait,
                 OnError on_error = {}) const;
@@ -1107,6 +1111,7 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
 #else
     raw = clCreateCommandQueue(context.get(), device.get(), bits, &code);
 #endif
+    raw = detail::created_or_null(raw, code);
     if (!detail::check(code, call, on_error, [&] {
             std::string detail =
                 detail::concat("device ", detail::describe_safely([&](OnError quiet) {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The reliability driver. `inject` runs every fault-injection scenario once to count its OpenCL
-// calls, then once per call with that call failing (and, in sticky mode, every call after it too),
-// and checks each run: it exited normally, the injected failure surfaced (as an openclaw::Error
-// naming the call and the code, through the error hook, or in the message of the error already
-// being reported), and no OpenCL object was leaked or released twice. `leak-check` runs any
-// program under the interposer and fails if it leaves OpenCL objects behind.
+// calls, then once per call with that call failing (and, in sticky mode, every call after it too;
+// in object mode each call that makes an object fails but returns it as well), and checks each run:
+// it exited normally, the injected failure surfaced (as an openclaw::Error naming the call and the
+// code, through the error hook, or in the message of the error already being reported), and no
+// OpenCL object was leaked or released twice. `leak-check` runs any program under the interposer
+// and fails if it leaves OpenCL objects behind.
 //
 //   openclaw_reliability inject --scenarios EXE --interposer LIB [--work-dir DIR] [--jobs N]
-//                               [--code N] [--modes once,sticky] [--only NAME,...]
+//                               [--code N] [--modes once,sticky,object] [--only NAME,...]
 //   openclaw_reliability leak-check --interposer LIB -- PROGRAM [ARGS...]
 
 #include <openclaw/error.hpp>
@@ -38,7 +39,7 @@ struct Options {
     std::string work_dir = "openclaw-fault-injection";
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     cl_int code = CL_OUT_OF_HOST_MEMORY;
-    std::vector<std::string> modes = {"once", "sticky"};
+    std::vector<std::string> modes = {"once", "sticky", "object"};
     std::vector<std::string> only;
     unsigned timeout_s = 300;
     std::vector<std::string> command;  // leak-check
@@ -364,6 +365,11 @@ int inject(const Options& options) {
         for (const std::string& name : names) {
             const auto& sequence = sequences[name];
             for (std::size_t i = 0; i < sequence.size(); ++i) {
+                // object: only the calls that make an object, which then come back with it.
+                if (mode == "object" && sequence[i].rfind("clCreate", 0) != 0 &&
+                    sequence[i].rfind("clClone", 0) != 0) {
+                    continue;
+                }
                 Job job;
                 job.scenario = name;
                 job.mode = mode;
@@ -453,7 +459,9 @@ int inject(const Options& options) {
     const std::string code_name(openclaw::code_name(options.code));
     std::printf("fault injection: every OpenCL call of each scenario made to fail with %s (%d)\n",
                 code_name.c_str(), static_cast<int>(options.code));
-    std::printf("  once: that call alone fails; sticky: it and every call after it fail\n\n");
+    std::printf(
+        "  once: that call alone fails; sticky: it and every call after it fail; object: a\n"
+        "  call that makes an object fails but returns the object too (as NVIDIA does)\n\n");
     std::printf("| scenario | calls | runs | raised | error hook | noted | failed | leaky |\n");
     std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     Tally total;
@@ -518,7 +526,7 @@ int leak_check(const Options& options) {
 int usage(const char* self) {
     std::fprintf(stderr,
                  "usage: %s inject --scenarios EXE --interposer LIB [--work-dir DIR] [--jobs N]\n"
-                 "                 [--code N] [--modes once,sticky] [--only NAME,...]\n"
+                 "                 [--code N] [--modes once,sticky,object] [--only NAME,...]\n"
                  "       %s leak-check --interposer LIB -- PROGRAM [ARGS...]\n",
                  self, self);
     return 2;

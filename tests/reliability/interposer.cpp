@@ -54,6 +54,10 @@ struct Config {
     bool trace = false;       // OPENCLAW_FI_TRACE=1: every call to stderr as it happens
     std::string report;       // OPENCLAW_FI_REPORT: where the report goes at exit
     bool active = true;       // false if OPENCLAW_FI_PID names another process (a child of it)
+    // OPENCLAW_FI_MODE=object: a create call made to fail returns the driver's object all the
+    // same, with the error (NVIDIA 580 does so for a failed clCreateBufferWithProperties import):
+    // the library must release it.
+    bool with_object = false;
 
     static Config from_environment() {
         Config config;
@@ -75,6 +79,7 @@ struct Config {
             }
             if (const char* mode = text("OPENCLAW_FI_MODE")) {
                 rule.sticky = std::strcmp(mode, "sticky") == 0;
+                config.with_object = std::strcmp(mode, "object") == 0;
             }
             config.rules.push_back(rule);
         }
@@ -425,10 +430,15 @@ F real(const char* name) {
         OPENCLAW_FI_REAL(name);                            \
         const Call call(#name);                            \
         if (const auto code = call.injected()) {           \
+            type object = nullptr;                         \
+            if (state().config.with_object) {              \
+                object = real_fn args;                     \
+                state().created(Kind::kind, object);       \
+            }                                              \
             if (errcode_ret != nullptr) {                  \
                 *errcode_ret = *code;                      \
             }                                              \
-            return nullptr;                                \
+            return object;                                 \
         }                                                  \
         type object = real_fn args;                        \
         if (call.counted()) {                              \

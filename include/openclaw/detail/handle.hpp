@@ -41,6 +41,19 @@ struct HandleTraits<cl_platform_id> {
     static constexpr bool counted = false;
 };
 
+/// What a create call returned with `code`: `raw` on success; null on an error, after releasing
+/// `raw` if the driver returned an object all the same. The specification says a failing call
+/// returns null, but NVIDIA 580 returns an object with the error of a failed import
+/// (clCreateBufferWithProperties): every create goes through here, so no error path can leak one.
+template <class T>
+[[nodiscard]] T created_or_null(T raw, cl_int code) noexcept {
+    if (code != CL_SUCCESS && raw != nullptr) {
+        (void)HandleTraits<T>::release(raw);  // an object the driver says it did not make
+        return nullptr;
+    }
+    return raw;
+}
+
 template <class T>
 class Handle {
     using Traits = HandleTraits<T>;

@@ -355,6 +355,7 @@ inline MemObject create(cl_context context, std::size_t count, Element element, 
     }
     cl_int code = CL_SUCCESS;
     cl_mem raw = clCreateBuffer(context, flags, bytes, host, &code);
+    raw = created_or_null(raw, code);
     if (!check(code, "clCreateBuffer", on_error, [&] {
             return concat(count, " elements (", bytes, " bytes), ",
                           over ? "over host memory (CL_MEM_USE_HOST_PTR), " : "", element.access,
@@ -609,6 +610,7 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     }
     cl_int code = CL_SUCCESS;
     cl_mem raw = clCreateSubBuffer(root, flags, CL_BUFFER_CREATE_TYPE_REGION, &region, &code);
+    raw = created_or_null(raw, code);
     if (!check(code, "clCreateSubBuffer", on_error, [&] {
             return concat(count, " elements at offset ", offset, " (", region.size,
                           " bytes at byte ", region.origin, " of the root buffer)");
