@@ -66,12 +66,14 @@ run_example image_blur
 run_example async_pipeline
 run_example command_graph 1048576 50
 run_example memory_pool 2000
-# CUDA and openclaw sharing memory (built where CUDA is); two MPI ranks on the GPU's platform.
+# CUDA and openclaw sharing memory (built where CUDA is); two MPI ranks on the GPU's platform
+# (Open MPI cuts a list in OCL_ICD_FILENAMES to its first entry: env passes it whole).
 run_example cuda_interop 16777216
 if [ -x build/gcc/examples/mpi_reduce/mpi_reduce ] && command -v mpirun > /dev/null; then
   OPENCLAW_DEVICE=$platform OMPI_MCA_btl_vader_single_copy_mechanism=none timeout 60 \
-    mpirun -np 2 --allow-run-as-root --oversubscribe build/gcc/examples/mpi_reduce/mpi_reduce \
-    100000000 > "$out/example-mpi_reduce.txt" 2>&1
+    mpirun -np 2 --allow-run-as-root --oversubscribe \
+    env ${OCL_ICD_FILENAMES:+"OCL_ICD_FILENAMES=$OCL_ICD_FILENAMES"} \
+    build/gcc/examples/mpi_reduce/mpi_reduce 100000000 > "$out/example-mpi_reduce.txt" 2>&1
   echo "mpi_reduce: $(tail -3 "$out/example-mpi_reduce.txt" | tr '\n' ' ')"
 fi
 stage "benchmarks on $platform"
