@@ -409,7 +409,7 @@ TEST_CASE("on a driver with the real extensions: capabilities, queue-to-queue se
         // until then (docs/interop.md), so the event must not be the calling thread's to complete.
         {
             const openclaw::UserEvent gate(env().context);
-            std::thread opener([&gate] {
+            std::jthread opener([&gate] {  // joined on every way out of the block
                 std::this_thread::sleep_for(std::chrono::milliseconds(50));
                 gate.complete();
             });
