@@ -162,46 +162,38 @@ int main(int argc, char** argv) try {
             clCreateBuffer(context.get(), CL_MEM_READ_WRITE, n * sizeof(cl_int), nullptr, &code));
         check(code == CL_SUCCESS, "floor buffer");
     }
+    // The raw C cycle on `mem`: the kernel stamps cycle `c` into it (read back every 64th).
+    const auto raw_cycle = [&](cl_mem mem, std::size_t c, const char* what) {
+        const std::size_t n = sizes[c % 4];
+        const cl_int value = static_cast<cl_int>(c);
+        check(clSetKernelArg(raw_stamp, 0, sizeof(mem), &mem) == 0 &&
+                  clSetKernelArg(raw_stamp, 1, sizeof(value), &value) == 0 &&
+                  clEnqueueNDRangeKernel(queue.get(), raw_stamp, 1, nullptr, &n, nullptr, 0,
+                                         nullptr, nullptr) == CL_SUCCESS,
+              what);
+        if (c % 64 == 0) {
+            check(clEnqueueReadBuffer(queue.get(), mem, CL_TRUE, 0, sizeof(cl_int), first.data(), 0,
+                                      nullptr, nullptr) == CL_SUCCESS &&
+                      first[0] == value,
+                  what);
+        }
+    };
     std::vector<Peer> alloc_peers = {
         {"raw clCreateBuffer",
          [&] {
              for (std::size_t c = 0; c < cycles; ++c) {
-                 const std::size_t n = sizes[c % 4];
                  cl_int err = CL_SUCCESS;
-                 cl_mem mem = clCreateBuffer(context.get(), CL_MEM_READ_WRITE, n * sizeof(cl_int),
-                                             nullptr, &err);
-                 const cl_int value = static_cast<cl_int>(c);
-                 check(err == CL_SUCCESS && clSetKernelArg(raw_stamp, 0, sizeof(mem), &mem) == 0 &&
-                           clSetKernelArg(raw_stamp, 1, sizeof(value), &value) == 0 &&
-                           clEnqueueNDRangeKernel(queue.get(), raw_stamp, 1, nullptr, &n, nullptr,
-                                                  0, nullptr, nullptr) == CL_SUCCESS,
-                       "raw cycle");
-                 if (c % 64 == 0) {
-                     check(clEnqueueReadBuffer(queue.get(), mem, CL_TRUE, 0, sizeof(cl_int),
-                                               first.data(), 0, nullptr, nullptr) == CL_SUCCESS &&
-                               first[0] == value,
-                           "raw: wrong value");
-                 }
+                 cl_mem mem = clCreateBuffer(context.get(), CL_MEM_READ_WRITE,
+                                             sizes[c % 4] * sizeof(cl_int), nullptr, &err);
+                 check(err == CL_SUCCESS, "raw clCreateBuffer");
+                 raw_cycle(mem, c, "raw cycle: a failed call or a wrong value");
                  clReleaseMemObject(mem);
              }
          }},
         {"floor: raw, no allocation",
          [&] {
              for (std::size_t c = 0; c < cycles; ++c) {
-                 const std::size_t n = sizes[c % 4];
-                 cl_mem mem = kept[c % 4];
-                 const cl_int value = static_cast<cl_int>(c);
-                 check(clSetKernelArg(raw_stamp, 0, sizeof(mem), &mem) == 0 &&
-                           clSetKernelArg(raw_stamp, 1, sizeof(value), &value) == 0 &&
-                           clEnqueueNDRangeKernel(queue.get(), raw_stamp, 1, nullptr, &n, nullptr,
-                                                  0, nullptr, nullptr) == CL_SUCCESS,
-                       "floor cycle");
-                 if (c % 64 == 0) {
-                     check(clEnqueueReadBuffer(queue.get(), mem, CL_TRUE, 0, sizeof(cl_int),
-                                               first.data(), 0, nullptr, nullptr) == CL_SUCCESS &&
-                               first[0] == value,
-                           "floor: wrong value");
-                 }
+                 raw_cycle(kept[c % 4], c, "floor cycle: a failed call or a wrong value");
              }
          }},
         {"openclaw Buffer",
