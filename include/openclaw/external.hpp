@@ -658,7 +658,8 @@ OPENCLAW_INLINE void external_memory_command(const Queue& queue, const MemObject
         return;
     }
     const cl_mem raw = memory.get();
-    (void)check(command(queue.get(), 1, &raw, wait.size(), wait.data(), event), call, on_error);
+    (void)check(enqueued(command(queue.get(), 1, &raw, wait.size(), wait.data(), event), event),
+                call, on_error);
 }
 
 }  // namespace detail
@@ -987,8 +988,10 @@ OPENCLAW_INLINE void Semaphore::enqueue(const Queue& queue, bool wait_for_it, co
     }
     const auto command = wait_for_it ? state_->api->wait : state_->api->signal;
     void* const handle = state_->handle;
-    (void)detail::check(command(queue.get(), 1, &handle, nullptr, wait.size(), wait.data(), event),
-                        call, on_error);
+    (void)detail::check(
+        detail::enqueued(command(queue.get(), 1, &handle, nullptr, wait.size(), wait.data(), event),
+                         event),
+        call, on_error);
 }
 #endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 

@@ -889,10 +889,12 @@ inline bool CommandGraph::run(const WaitList& wait, cl_event* event, OnError on_
         if (state.stale && !build(on_error)) {
             return false;
         }
-        return detail::check(
-            state.api->enqueue(0, nullptr, state.buffer, wait.size(), wait.data(), event),
-            "clEnqueueCommandBufferKHR", on_error,
-            [&] { return detail::concat("a command buffer of ", count, " commands"); });
+        return detail::check(detail::enqueued(state.api->enqueue(0, nullptr, state.buffer,
+                                                                 wait.size(), wait.data(), event),
+                                              event),
+                             "clEnqueueCommandBufferKHR", on_error, [&] {
+                                 return detail::concat("a command buffer of ", count, " commands");
+                             });
     }
     for (std::size_t i = 0; i < count; ++i) {
         const detail::GraphCommand& command = state.commands[i];
@@ -906,25 +908,32 @@ inline bool CommandGraph::run(const WaitList& wait, cl_event* event, OnError on_
         switch (command.kind) {
             case detail::GraphCommand::Kind::kernel:
                 entry = "clEnqueueNDRangeKernel";
-                code = clEnqueueNDRangeKernel(
-                    queue, command.kernel, command.dimensions,
-                    command.has_offset ? command.offset.data() : nullptr, command.global.data(),
-                    command.has_local ? command.local.data() : nullptr, waits, events, done);
+                code = detail::enqueued(
+                    clEnqueueNDRangeKernel(
+                        queue, command.kernel, command.dimensions,
+                        command.has_offset ? command.offset.data() : nullptr, command.global.data(),
+                        command.has_local ? command.local.data() : nullptr, waits, events, done),
+                    done);
                 break;
             case detail::GraphCommand::Kind::copy:
                 entry = "clEnqueueCopyBuffer";
-                code = clEnqueueCopyBuffer(queue, command.source.get(), command.destination.get(),
-                                           command.source_offset, command.destination_offset,
-                                           command.bytes, waits, events, done);
+                code = detail::enqueued(
+                    clEnqueueCopyBuffer(queue, command.source.get(), command.destination.get(),
+                                        command.source_offset, command.destination_offset,
+                                        command.bytes, waits, events, done),
+                    done);
                 break;
             case detail::GraphCommand::Kind::fill:
                 entry = "clEnqueueFillBuffer";
-                code = clEnqueueFillBuffer(queue, command.destination.get(), command.pattern.data(),
-                                           command.pattern_size, command.destination_offset,
-                                           command.bytes, waits, events, done);
+                code = detail::enqueued(
+                    clEnqueueFillBuffer(queue, command.destination.get(), command.pattern.data(),
+                                        command.pattern_size, command.destination_offset,
+                                        command.bytes, waits, events, done),
+                    done);
                 break;
             case detail::GraphCommand::Kind::barrier:
-                code = clEnqueueBarrierWithWaitList(queue, waits, events, done);
+                code = detail::enqueued(clEnqueueBarrierWithWaitList(queue, waits, events, done),
+                                        done);
                 break;
         }
         if (code != CL_SUCCESS) [[unlikely]] {

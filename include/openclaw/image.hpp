@@ -1037,12 +1037,16 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     }
     const BlockingWait guard(wait, event);
     const cl_int code =
-        read ? clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
-                                  region.size.data(), row, slice, host, wait.size(), wait.data(),
-                                  guard.event())
-             : clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
-                                   region.size.data(), row, slice, host, wait.size(), wait.data(),
-                                   guard.event());
+        read ? detail::enqueued(
+                   clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
+                                      region.size.data(), row, slice, host, wait.size(),
+                                      wait.data(), guard.event()),
+                   guard.event())
+             : detail::enqueued(
+                   clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
+                                       region.size.data(), row, slice, host, wait.size(),
+                                       wait.data(), guard.event()),
+                   guard.event());
     if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
         return;
     }
@@ -1080,8 +1084,10 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                     name(color_kind)));
         return;
     }
-    (void)check(clEnqueueFillImage(queue.get(), image.mem.get(), color, region.origin.data(),
-                                   region.size.data(), wait.size(), wait.data(), event),
+    (void)check(detail::enqueued(
+                    clEnqueueFillImage(queue.get(), image.mem.get(), color, region.origin.data(),
+                                       region.size.data(), wait.size(), wait.data(), event),
+                    event),
                 call, on_error,
                 [&] { return images::describe(kind, format, region, image.size()); });
 }
@@ -1126,12 +1132,16 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     }
     const std::size_t at = offset * element_size;
     const cl_int code =
-        to_buffer ? clEnqueueCopyImageToBuffer(queue.get(), image.mem.get(), buffer.get(),
-                                               region.origin.data(), region.size.data(), at,
-                                               wait.size(), wait.data(), event)
-                  : clEnqueueCopyBufferToImage(queue.get(), buffer.get(), image.mem.get(), at,
-                                               region.origin.data(), region.size.data(),
-                                               wait.size(), wait.data(), event);
+        to_buffer
+            ? detail::enqueued(clEnqueueCopyImageToBuffer(
+                                   queue.get(), image.mem.get(), buffer.get(), region.origin.data(),
+                                   region.size.data(), at, wait.size(), wait.data(), event),
+                               event)
+            : detail::enqueued(
+                  clEnqueueCopyBufferToImage(queue.get(), buffer.get(), image.mem.get(), at,
+                                             region.origin.data(), region.size.data(), wait.size(),
+                                             wait.data(), event),
+                  event);
     (void)check(code, call, on_error,
                 [&] { return images::describe(kind, format, region, image.size()); });
 }
@@ -1171,12 +1181,13 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
         !map_registry.check(destination.mem.get(), Use::write, call, on_error)) {
         return;
     }
-    (void)check(clEnqueueCopyImage(queue.get(), source.mem.get(), destination.mem.get(),
-                                   region.origin.data(), to.data(), region.size.data(), wait.size(),
-                                   wait.data(), event),
-                call, on_error, [&] {
-                    return images::describe(source_kind, source_format, region, source.size());
-                });
+    (void)check(
+        detail::enqueued(clEnqueueCopyImage(queue.get(), source.mem.get(), destination.mem.get(),
+                                            region.origin.data(), to.data(), region.size.data(),
+                                            wait.size(), wait.data(), event),
+                         event),
+        call, on_error,
+        [&] { return images::describe(source_kind, source_format, region, source.size()); });
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE ImageMapping map_image(const ImageObject& image, ImageKind kind,
@@ -1208,7 +1219,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     void* host = clEnqueueMapImage(queue.get(), image.mem.get(), CL_TRUE, flags,
                                    region.origin.data(), region.size.data(), &row_pitch,
                                    &slice_pitch, wait.size(), wait.data(), guard.event(), &code);
-    if (code != CL_SUCCESS) {
+    if (enqueued(code, guard.event()) != CL_SUCCESS) {
         map_registry.remove(ticket);
         if (!guard.wait_failed(code, wait, call, on_error)) {
             fail(on_error, code, call, images::describe(kind, format, region, image.size()));

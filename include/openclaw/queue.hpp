@@ -843,9 +843,10 @@ class Queue {
             return;
         }
         // global is not empty (checked): its sizes go as they are.
-        const cl_int code =
+        const cl_int code = detail::enqueued(
             clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), offset, global.sizes(),
-                                   local.data(), wait.size(), wait.data(), event);
+                                   local.data(), wait.size(), wait.data(), event),
+            event);
         if (code != CL_SUCCESS) [[unlikely]] {
             launch_failed(code, kernel.get(), global, local, on_error);
         }
@@ -1133,8 +1134,10 @@ OPENCLAW_INLINE Event Queue::marker(const WaitList& wait, OnError on_error) cons
     cl_event raw = nullptr;
     if (check_not_empty("clEnqueueMarkerWithWaitList", on_error) &&
         wait.check("clEnqueueMarkerWithWaitList", context_, on_error)) {
-        (void)detail::check(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
-                            "clEnqueueMarkerWithWaitList", on_error);
+        (void)detail::check(
+            detail::enqueued(clEnqueueMarkerWithWaitList(get(), wait.size(), wait.data(), &raw),
+                             &raw),
+            "clEnqueueMarkerWithWaitList", on_error);
     }
     return Event::adopt(raw);
 }
@@ -1143,8 +1146,10 @@ OPENCLAW_INLINE Event Queue::barrier(const WaitList& wait, OnError on_error) con
     cl_event raw = nullptr;
     if (check_not_empty("clEnqueueBarrierWithWaitList", on_error) &&
         wait.check("clEnqueueBarrierWithWaitList", context_, on_error)) {
-        (void)detail::check(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
-                            "clEnqueueBarrierWithWaitList", on_error);
+        (void)detail::check(
+            detail::enqueued(clEnqueueBarrierWithWaitList(get(), wait.size(), wait.data(), &raw),
+                             &raw),
+            "clEnqueueBarrierWithWaitList", on_error);
     }
     return Event::adopt(raw);
 }

@@ -242,12 +242,13 @@ class SvmMapping {
             return;
         }
         queue_ = detail::Handle<cl_command_queue>::retain(queue.get(), on_error);
-        mapped_ =
-            queue_ &&
-            detail::check(clEnqueueSVMMap(queue.get(), CL_TRUE, flags, pointer(),
-                                          region_.size_bytes(), wait.size(), wait.data(), event),
-                          call, on_error,
-                          [&] { return detail::concat(region_.size(), " elements of SVM"); });
+        mapped_ = queue_ &&
+                  detail::check(detail::enqueued(clEnqueueSVMMap(queue.get(), CL_TRUE, flags,
+                                                                 pointer(), region_.size_bytes(),
+                                                                 wait.size(), wait.data(), event),
+                                                 event),
+                                call, on_error,
+                                [&] { return detail::concat(region_.size(), " elements of SVM"); });
         if (!mapped_) {
             region_ = {};
         }
@@ -309,9 +310,10 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
         fail(on_error, CL_INVALID_VALUE, call, "a null pointer");
         return;
     }
-    (void)check(
-        clEnqueueSVMMemcpy(queue.get(), CL_TRUE, dst, src, bytes, wait.size(), wait.data(), event),
-        call, on_error, [&] { return concat(bytes, " bytes"); });
+    (void)check(detail::enqueued(clEnqueueSVMMemcpy(queue.get(), CL_TRUE, dst, src, bytes,
+                                                    wait.size(), wait.data(), event),
+                                 event),
+                call, on_error, [&] { return concat(bytes, " bytes"); });
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE void svm_fill(const Queue& queue, void* dst, std::size_t bytes,
@@ -335,8 +337,9 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
     if (bytes == 0) {
         return nothing_to_do(queue, wait, event, on_error);
     }
-    (void)check(clEnqueueSVMMemFill(queue.get(), dst, pattern, pattern_size, bytes, wait.size(),
-                                    wait.data(), event),
+    (void)check(detail::enqueued(clEnqueueSVMMemFill(queue.get(), dst, pattern, pattern_size, bytes,
+                                                     wait.size(), wait.data(), event),
+                                 event),
                 call, on_error, [&] { return concat(bytes, " bytes"); });
 }
 
@@ -374,8 +377,9 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
     if (options.content_undefined) {
         flags |= CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     }
-    (void)check(clEnqueueSVMMigrateMem(queue.get(), 1, &memory, &bytes, flags, wait.size(),
-                                       wait.data(), event),
+    (void)check(detail::enqueued(clEnqueueSVMMigrateMem(queue.get(), 1, &memory, &bytes, flags,
+                                                        wait.size(), wait.data(), event),
+                                 event),
                 call, on_error, [&] { return concat(bytes, " bytes"); });
 #else
     (void)memory;

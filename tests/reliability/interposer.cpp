@@ -55,8 +55,8 @@ struct Config {
     std::string report;       // OPENCLAW_FI_REPORT: where the report goes at exit
     bool active = true;       // false if OPENCLAW_FI_PID names another process (a child of it)
     // OPENCLAW_FI_MODE=object: a create call made to fail returns the driver's object all the
-    // same, with the error (NVIDIA 580 does so for a failed clCreateBufferWithProperties import):
-    // the library must release it.
+    // same, with the error (NVIDIA 580 does so for a failed clCreateBufferWithProperties import),
+    // and so does an enqueue asked for an event (the command runs): the library must release it.
     bool with_object = false;
 
     static Config from_environment() {
@@ -121,12 +121,13 @@ class State {
     const Config config = Config::from_environment();
 
     /// Counts one call and says whether it is to fail (and with which code).
-    std::optional<cl_int> decide(const char* name) {
+    /// `returns_event`: an enqueue asked for the command's event (object mode may return one).
+    std::optional<cl_int> decide(const char* name, bool returns_event) {
         const std::lock_guard lock(mutex_);
         ++calls_;
         ++calls_of_[name];
         if (config.list) {
-            sequence_.push_back(name);
+            sequence_.emplace_back(name, returns_event);
         }
         std::optional<cl_int> code = lost_;
         for (Rule& rule : rules_) {
@@ -326,8 +327,8 @@ class State {
                              object.stranded);
             }
         }
-        for (const char* name : sequence_) {
-            std::fprintf(out, "call %s\n", name);
+        for (const auto& [name, returns_event] : sequence_) {
+            std::fprintf(out, "call %s%s\n", name, returns_event ? " event" : "");
         }
         if (out != stderr) {
             std::fclose(out);
@@ -342,7 +343,7 @@ class State {
     std::unordered_map<const void*, RootDevice> root_devices_;
     std::unordered_map<const void*, Kind> retired_;  // objects whose references all went
     std::array<Totals, kind_count> totals_{};
-    std::vector<const char*> sequence_;
+    std::vector<std::pair<const char*, bool>> sequence_;
     std::unordered_map<std::string, long> calls_of_;
     std::vector<Rule> rules_ = config.rules;
     std::optional<cl_int> lost_;  // a sticky rule fired: every call fails with this code
@@ -370,20 +371,23 @@ thread_local int depth = 0;
 /// configuration names.
 class Call {
   public:
-    explicit Call(const char* name)
-        : name_(name), counted_(depth++ == 0 && state().config.active) {}
+    explicit Call(const char* name, bool returns_event = false)
+        : name_(name),
+          returns_event_(returns_event),
+          counted_(depth++ == 0 && state().config.active) {}
     ~Call() { --depth; }
     Call(const Call&) = delete;
     Call& operator=(const Call&) = delete;
 
     /// The code this call is to fail with, if it is the chosen one.
     std::optional<cl_int> injected() const {
-        return counted_ ? state().decide(name_) : std::nullopt;
+        return counted_ ? state().decide(name_, returns_event_) : std::nullopt;
     }
     bool counted() const { return counted_; }
 
   private:
     const char* name_;
+    bool returns_event_;
     bool counted_;
 };
 
@@ -411,18 +415,23 @@ F real(const char* name) {
         return real_fn args;                                 \
     }
 
-#define OPENCLAW_FI_ENQUEUE(name, params, args)                           \
-    extern "C" CL_API_ENTRY cl_int CL_API_CALL name params {              \
-        OPENCLAW_FI_REAL(name);                                           \
-        const Call call(#name);                                           \
-        if (const auto code = call.injected()) {                          \
-            return *code;                                                 \
-        }                                                                 \
-        const cl_int result = real_fn args;                               \
-        if (result == CL_SUCCESS && event != nullptr && call.counted()) { \
-            state().created(Kind::event, *event);                         \
-        }                                                                 \
-        return result;                                                    \
+// In object mode a failed enqueue that was asked for an event enqueues the command all the same
+// and returns its event with the error: the library must release it.
+#define OPENCLAW_FI_ENQUEUE(name, params, args)                                                 \
+    extern "C" CL_API_ENTRY cl_int CL_API_CALL name params {                                    \
+        OPENCLAW_FI_REAL(name);                                                                 \
+        const Call call(#name, event != nullptr);                                               \
+        if (const auto code = call.injected()) {                                                \
+            if (state().config.with_object && event != nullptr && real_fn args == CL_SUCCESS) { \
+                state().created(Kind::event, *event);                                           \
+            }                                                                                   \
+            return *code;                                                                       \
+        }                                                                                       \
+        const cl_int result = real_fn args;                                                     \
+        if (result == CL_SUCCESS && event != nullptr && call.counted()) {                       \
+            state().created(Kind::event, *event);                                               \
+        }                                                                                       \
+        return result;                                                                          \
     }
 
 #define OPENCLAW_FI_CREATE(kind, type, name, params, args) \
@@ -755,8 +764,12 @@ cl_int CL_API_CALL release(Buffer buffer) {
 }
 cl_int CL_API_CALL enqueue(cl_uint n, cl_command_queue* queues, Buffer buffer, cl_uint waits,
                            const cl_event* wait, cl_event* event) {
-    const Call call("clEnqueueCommandBufferKHR");
+    const Call call("clEnqueueCommandBufferKHR", event != nullptr);
     if (const auto code = call.injected()) {
+        if (state().config.with_object && event != nullptr &&
+            real_enqueue(n, queues, buffer, waits, wait, event) == CL_SUCCESS) {
+            state().created(Kind::event, *event);
+        }
         return *code;
     }
     const cl_int result = real_enqueue(n, queues, buffer, waits, wait, event);

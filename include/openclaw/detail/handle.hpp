@@ -54,6 +54,18 @@ template <class T>
     return raw;
 }
 
+/// What an enqueue call returned: `code`, after releasing the event the driver returned in
+/// `*event` with an error, so that `*event` is null after every failure (the caller adopts it only
+/// on success, and an exception leaves nothing behind). `event` may be null (no event asked
+/// for); the caller nulls `*event` before the call. created_or_null's rule, for commands.
+[[nodiscard]] inline cl_int enqueued(cl_int code, cl_event* event) noexcept {
+    if (code != CL_SUCCESS && event != nullptr && *event != nullptr) [[unlikely]] {
+        (void)clReleaseEvent(*event);  // an event of a command the driver says it did not enqueue
+        *event = nullptr;
+    }
+    return code;
+}
+
 template <class T>
 class Handle {
     using Traits = HandleTraits<T>;

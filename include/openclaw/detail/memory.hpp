@@ -309,8 +309,10 @@ OPENCLAW_INLINE bool check_queue(const MemObject& buffer, const Queue& queue, co
 OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event,
                                    OnError on_error) {
     if (event != nullptr) {
-        (void)check(clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event),
-                    "clEnqueueMarkerWithWaitList", on_error);
+        (void)check(
+            detail::enqueued(
+                clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event), event),
+            "clEnqueueMarkerWithWaitList", on_error);
     }
 }
 
@@ -673,11 +675,15 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
         return;
     }
     const BlockingWait guard(wait, event);
-    const cl_int code = reads
-                            ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
-                                                  host, wait.size(), wait.data(), guard.event())
-                            : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
-                                                   host, wait.size(), wait.data(), guard.event());
+    const cl_int code =
+        reads
+            ? detail::enqueued(clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
+                                                   host, wait.size(), wait.data(), guard.event()),
+                               guard.event())
+            : detail::enqueued(
+                  clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes, host,
+                                       wait.size(), wait.data(), guard.event()),
+                  guard.event());
     if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
         return;
     }
@@ -709,10 +715,13 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     }
     const std::size_t begin = offset * element.size;
     const std::size_t bytes = count * element.size;
-    const cl_int code = reads ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
-                                                    bytes, host, wait.size(), wait.data(), &raw)
-                              : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
-                                                     bytes, host, wait.size(), wait.data(), &raw);
+    const cl_int code =
+        reads ? detail::enqueued(clEnqueueReadBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
+                                                     bytes, host, wait.size(), wait.data(), &raw),
+                                 &raw)
+              : detail::enqueued(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
+                                                      bytes, host, wait.size(), wait.data(), &raw),
+                                 &raw);
     if (!check(code, call, on_error,
                [&] { return memory::describe(buffer, offset, count, element); })) {
         return nullptr;
@@ -770,13 +779,16 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
         !map_registry.check(destination.get(), Use::write, call, on_error)) {
         return;
     }
-    (void)check(clEnqueueCopyBuffer(queue.get(), source.get(), destination.get(),
-                                    source_offset * element.size, destination_offset * element.size,
-                                    count * element.size, wait.size(), wait.data(), event),
-                call, on_error, [&] {
-                    return concat("copy of ", count, " elements from offset ", source_offset,
-                                  " to offset ", destination_offset);
-                });
+    (void)check(
+        detail::enqueued(
+            clEnqueueCopyBuffer(queue.get(), source.get(), destination.get(),
+                                source_offset * element.size, destination_offset * element.size,
+                                count * element.size, wait.size(), wait.data(), event),
+            event),
+        call, on_error, [&] {
+            return concat("copy of ", count, " elements from offset ", source_offset, " to offset ",
+                          destination_offset);
+        });
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE void fill(const MemObject& buffer, const Queue& queue,
@@ -800,8 +812,10 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     // clEnqueueFillBuffer takes patterns of 1, 2, 4, ..., 128 bytes; other element sizes (a
     // 12-byte struct, say) are written from a host copy of the pattern.
     if ((size & (size - 1)) == 0 && size <= 128) {
-        (void)check(clEnqueueFillBuffer(queue.get(), buffer.get(), pattern, size, offset * size,
-                                        count * size, wait.size(), wait.data(), event),
+        (void)check(detail::enqueued(
+                        clEnqueueFillBuffer(queue.get(), buffer.get(), pattern, size, offset * size,
+                                            count * size, wait.size(), wait.data(), event),
+                        event),
                     call, on_error, describe);
         return;
     }
@@ -809,8 +823,10 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     for (std::size_t i = 0; i < count; ++i) {
         std::memcpy(copies.data() + i * size, pattern, size);
     }
-    (void)check(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, offset * size,
-                                     count * size, copies.data(), wait.size(), wait.data(), event),
+    (void)check(detail::enqueued(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE,
+                                                      offset * size, count * size, copies.data(),
+                                                      wait.size(), wait.data(), event),
+                                 event),
                 "clEnqueueWriteBuffer", on_error, describe);
 }
 
@@ -926,14 +942,18 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
     }
     const BlockingWait guard(wait, event);
     const cl_int code =
-        reads ? clEnqueueReadBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
-                                        memory.origin, region, device.row_pitch, device.slice_pitch,
-                                        memory.row_pitch, memory.slice_pitch, host, wait.size(),
-                                        wait.data(), guard.event())
-              : clEnqueueWriteBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
-                                         memory.origin, region, device.row_pitch,
-                                         device.slice_pitch, memory.row_pitch, memory.slice_pitch,
-                                         host, wait.size(), wait.data(), guard.event());
+        reads ? detail::enqueued(clEnqueueReadBufferRect(queue.get(), buffer.get(), CL_TRUE,
+                                                         device.origin, memory.origin, region,
+                                                         device.row_pitch, device.slice_pitch,
+                                                         memory.row_pitch, memory.slice_pitch, host,
+                                                         wait.size(), wait.data(), guard.event()),
+                                 guard.event())
+              : detail::enqueued(
+                    clEnqueueWriteBufferRect(
+                        queue.get(), buffer.get(), CL_TRUE, device.origin, memory.origin, region,
+                        device.row_pitch, device.slice_pitch, memory.row_pitch, memory.slice_pitch,
+                        host, wait.size(), wait.data(), guard.event()),
+                    guard.event());
     if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
         return;
     }
@@ -979,14 +999,15 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
         return;
     }
     const std::size_t region[3] = {row_bytes, rect.extent[1], rect.extent[2]};
-    (void)check(
-        clEnqueueCopyBufferRect(queue.get(), source.get(), destination.get(), from.origin,
-                                to.origin, region, from.row_pitch, from.slice_pitch, to.row_pitch,
-                                to.slice_pitch, wait.size(), wait.data(), event),
-        call, on_error, [&] {
-            return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x", rect.extent[2],
-                          " elements");
-        });
+    (void)check(detail::enqueued(clEnqueueCopyBufferRect(
+                                     queue.get(), source.get(), destination.get(), from.origin,
+                                     to.origin, region, from.row_pitch, from.slice_pitch,
+                                     to.row_pitch, to.slice_pitch, wait.size(), wait.data(), event),
+                                 event),
+                call, on_error, [&] {
+                    return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x",
+                                  rect.extent[2], " elements");
+                });
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE void migrate(cl_mem memory, cl_context context,
@@ -1018,9 +1039,10 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
     if (options.content_undefined) {
         flags |= CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     }
-    (void)check(
-        clEnqueueMigrateMemObjects(queue.get(), 1, &memory, flags, wait.size(), wait.data(), event),
-        call, on_error);
+    (void)check(detail::enqueued(clEnqueueMigrateMemObjects(queue.get(), 1, &memory, flags,
+                                                            wait.size(), wait.data(), event),
+                                 event),
+                call, on_error);
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE Mapping Mapping::map(const MemObject& buffer, const Queue& queue,
@@ -1054,7 +1076,7 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
     const BlockingWait guard(wait, event);
     void* host = clEnqueueMapBuffer(queue.get(), buffer.get(), CL_TRUE, flags, begin, bytes,
                                     wait.size(), wait.data(), guard.event(), &code);
-    if (code != CL_SUCCESS) {
+    if (enqueued(code, guard.event()) != CL_SUCCESS) {
         map_registry.remove(ticket);
         if (!guard.wait_failed(code, wait, call, on_error)) {
             fail(on_error, code, call,
