@@ -125,7 +125,9 @@ struct PoolState {
             return true;
         }
         Group group;
-        if (!check(clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &group.marker),
+        if (!check(detail::enqueued(
+                       clEnqueueMarkerWithWaitList(queue.get(), 0, nullptr, &group.marker),
+                       &group.marker),
                    "clEnqueueMarkerWithWaitList", on_error,
                    [] { return "the pool's marker after returned buffers"; })) {
             return false;
