@@ -158,6 +158,23 @@ void transfers() {
     s.queue.read(a.slice(9, part.size()), part);
     require(part == std::vector<cl_int>{9, -1, -2, -3}, "transfers: read_at");
 
+    // Commands asked for their events (in object mode each fails returning its event as well).
+    const Event wrote = s.queue.write(b.slice(30, patch.size()), patch, with_event);
+    const Event read_back = s.queue.read(b.slice(30, part.size()), part, with_event);
+    require(part == std::vector<cl_int>{-1, -2, -3, -4}, "transfers: write and read with events");
+    Rect box;
+    box.extent = {4, 2, 1};
+    box.source.origin = {0, 1, 0};
+    box.source.row_pitch = 16;
+    box.destination.row_pitch = 16;
+    const Event boxed = s.queue.copy(a, b, box, with_event);
+    const Event migrated = s.queue.migrate(b, MigrateOptions{}, with_event);
+    const Event marked = s.queue.marker();
+    const Event barrier = s.queue.barrier();
+    barrier.wait();
+    s.queue.read(b.slice(0, part.size()), part);
+    require(part == std::vector<cl_int>{16, 17, 18, 19}, "transfers: box copy with an event");
+
     const ReadWriteBuffer<Particle> particles{s.context, 9};
     s.queue.fill(particles, Particle{1.0f, 2.0f, 3.0f});
     std::vector<Particle> p(9);
