@@ -298,9 +298,13 @@ OPENCLAW_INLINE std::vector<Device> Device::partition(
                        "clCreateSubDevices", on_error, describe)) {
         return {};
     }
-    std::vector<cl_device_id> ids(count);
-    if (!detail::check(clCreateSubDevices(get(), properties, count, ids.data(), nullptr),
-                       "clCreateSubDevices", on_error, describe)) {
+    std::vector<cl_device_id> ids(count);  // null until the driver fills them in
+    const cl_int code = clCreateSubDevices(get(), properties, count, ids.data(), nullptr);
+    if (code != CL_SUCCESS) {
+        for (const cl_device_id id : ids) {
+            (void)detail::created_or_null(id, code);  // sub-devices returned with the error
+        }
+        (void)detail::check(code, "clCreateSubDevices", on_error, describe);
         return {};
     }
     std::vector<Device> devices;

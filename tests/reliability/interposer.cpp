@@ -565,6 +565,14 @@ clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property* p
     OPENCLAW_FI_REAL(clCreateSubDevices);
     const Call call("clCreateSubDevices");
     if (const auto code = call.injected()) {
+        if (state().config.with_object && out_devices != nullptr) {  // made, and returned too
+            cl_uint made = 0;
+            if (real_fn(in_device, properties, num_devices, out_devices, &made) == CL_SUCCESS) {
+                for (cl_uint i = 0; i < made && i < num_devices; ++i) {
+                    state().created(Kind::sub_device, out_devices[i]);
+                }
+            }
+        }
         return *code;
     }
     cl_uint made = 0;

@@ -397,6 +397,14 @@ void device_queries() {
         (void)each.driver_version();
     }
     require(platform.devices(DeviceType::all).size() >= 1, "device_queries: device list");
+    // Sub-devices of one compute unit each, where the device can be split (PoCL's CPU device).
+    const auto ways = device.info<CL_DEVICE_PARTITION_PROPERTIES>();
+    if (device.max_compute_units() >= 2 &&
+        std::find(ways.begin(), ways.end(), CL_DEVICE_PARTITION_EQUALLY) != ways.end()) {
+        const std::vector<Device> parts = device.partition_equally(1);
+        require(parts.size() >= 2 && parts[0].max_compute_units() == 1,
+                "device_queries: sub-devices");
+    }
 }
 
 struct Scenario {
