@@ -1037,16 +1037,13 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     }
     const BlockingWait guard(wait, event);
     const cl_int code =
-        read ? detail::enqueued(
-                   clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
-                                      region.size.data(), row, slice, host, wait.size(),
-                                      wait.data(), guard.event()),
-                   guard.event())
-             : detail::enqueued(
-                   clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE, region.origin.data(),
-                                       region.size.data(), row, slice, host, wait.size(),
-                                       wait.data(), guard.event()),
-                   guard.event());
+        enqueued(read ? clEnqueueReadImage(queue.get(), image.mem.get(), CL_TRUE,
+                                           region.origin.data(), region.size.data(), row, slice,
+                                           host, wait.size(), wait.data(), guard.event())
+                      : clEnqueueWriteImage(queue.get(), image.mem.get(), CL_TRUE,
+                                            region.origin.data(), region.size.data(), row, slice,
+                                            host, wait.size(), wait.data(), guard.event()),
+                 guard.event());
     if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
         return;
     }
@@ -1084,12 +1081,11 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                     name(color_kind)));
         return;
     }
-    (void)check(detail::enqueued(
-                    clEnqueueFillImage(queue.get(), image.mem.get(), color, region.origin.data(),
-                                       region.size.data(), wait.size(), wait.data(), event),
-                    event),
-                call, on_error,
-                [&] { return images::describe(kind, format, region, image.size()); });
+    (void)check(
+        enqueued(clEnqueueFillImage(queue.get(), image.mem.get(), color, region.origin.data(),
+                                    region.size.data(), wait.size(), wait.data(), event),
+                 event),
+        call, on_error, [&] { return images::describe(kind, format, region, image.size()); });
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE void copy_image_buffer(
@@ -1131,17 +1127,14 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
         return;
     }
     const std::size_t at = offset * element_size;
-    const cl_int code =
-        to_buffer
-            ? detail::enqueued(clEnqueueCopyImageToBuffer(
-                                   queue.get(), image.mem.get(), buffer.get(), region.origin.data(),
-                                   region.size.data(), at, wait.size(), wait.data(), event),
-                               event)
-            : detail::enqueued(
-                  clEnqueueCopyBufferToImage(queue.get(), buffer.get(), image.mem.get(), at,
-                                             region.origin.data(), region.size.data(), wait.size(),
-                                             wait.data(), event),
-                  event);
+    const cl_int code = enqueued(
+        to_buffer ? clEnqueueCopyImageToBuffer(queue.get(), image.mem.get(), buffer.get(),
+                                               region.origin.data(), region.size.data(), at,
+                                               wait.size(), wait.data(), event)
+                  : clEnqueueCopyBufferToImage(queue.get(), buffer.get(), image.mem.get(), at,
+                                               region.origin.data(), region.size.data(),
+                                               wait.size(), wait.data(), event),
+        event);
     (void)check(code, call, on_error,
                 [&] { return images::describe(kind, format, region, image.size()); });
 }
@@ -1181,13 +1174,13 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
         !map_registry.check(destination.mem.get(), Use::write, call, on_error)) {
         return;
     }
-    (void)check(
-        detail::enqueued(clEnqueueCopyImage(queue.get(), source.mem.get(), destination.mem.get(),
+    (void)check(enqueued(clEnqueueCopyImage(queue.get(), source.mem.get(), destination.mem.get(),
                                             region.origin.data(), to.data(), region.size.data(),
                                             wait.size(), wait.data(), event),
                          event),
-        call, on_error,
-        [&] { return images::describe(source_kind, source_format, region, source.size()); });
+                call, on_error, [&] {
+                    return images::describe(source_kind, source_format, region, source.size());
+                });
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE ImageMapping map_image(const ImageObject& image, ImageKind kind,

@@ -310,9 +310,9 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
         fail(on_error, CL_INVALID_VALUE, call, "a null pointer");
         return;
     }
-    (void)check(detail::enqueued(clEnqueueSVMMemcpy(queue.get(), CL_TRUE, dst, src, bytes,
-                                                    wait.size(), wait.data(), event),
-                                 event),
+    (void)check(enqueued(clEnqueueSVMMemcpy(queue.get(), CL_TRUE, dst, src, bytes, wait.size(),
+                                            wait.data(), event),
+                         event),
                 call, on_error, [&] { return concat(bytes, " bytes"); });
 }
 
@@ -337,9 +337,9 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
     if (bytes == 0) {
         return nothing_to_do(queue, wait, event, on_error);
     }
-    (void)check(detail::enqueued(clEnqueueSVMMemFill(queue.get(), dst, pattern, pattern_size, bytes,
-                                                     wait.size(), wait.data(), event),
-                                 event),
+    (void)check(enqueued(clEnqueueSVMMemFill(queue.get(), dst, pattern, pattern_size, bytes,
+                                             wait.size(), wait.data(), event),
+                         event),
                 call, on_error, [&] { return concat(bytes, " bytes"); });
 }
 
@@ -377,9 +377,9 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
     if (options.content_undefined) {
         flags |= CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     }
-    (void)check(detail::enqueued(clEnqueueSVMMigrateMem(queue.get(), 1, &memory, &bytes, flags,
-                                                        wait.size(), wait.data(), event),
-                                 event),
+    (void)check(enqueued(clEnqueueSVMMigrateMem(queue.get(), 1, &memory, &bytes, flags, wait.size(),
+                                                wait.data(), event),
+                         event),
                 call, on_error, [&] { return concat(bytes, " bytes"); });
 #else
     (void)memory;

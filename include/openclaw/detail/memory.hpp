@@ -310,8 +310,8 @@ OPENCLAW_INLINE void nothing_to_do(const Queue& queue, const WaitList& wait, cl_
                                    OnError on_error) {
     if (event != nullptr) {
         (void)check(
-            detail::enqueued(
-                clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event), event),
+            enqueued(clEnqueueMarkerWithWaitList(queue.get(), wait.size(), wait.data(), event),
+                     event),
             "clEnqueueMarkerWithWaitList", on_error);
     }
 }
@@ -676,14 +676,11 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     }
     const BlockingWait guard(wait, event);
     const cl_int code =
-        reads
-            ? detail::enqueued(clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
-                                                   host, wait.size(), wait.data(), guard.event()),
-                               guard.event())
-            : detail::enqueued(
-                  clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes, host,
-                                       wait.size(), wait.data(), guard.event()),
-                  guard.event());
+        enqueued(reads ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes, host,
+                                             wait.size(), wait.data(), guard.event())
+                       : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes,
+                                              host, wait.size(), wait.data(), guard.event()),
+                 guard.event());
     if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
         return;
     }
@@ -716,12 +713,11 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     const std::size_t begin = offset * element.size;
     const std::size_t bytes = count * element.size;
     const cl_int code =
-        reads ? detail::enqueued(clEnqueueReadBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
-                                                     bytes, host, wait.size(), wait.data(), &raw),
-                                 &raw)
-              : detail::enqueued(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_FALSE, begin,
-                                                      bytes, host, wait.size(), wait.data(), &raw),
-                                 &raw);
+        enqueued(reads ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_FALSE, begin, bytes,
+                                             host, wait.size(), wait.data(), &raw)
+                       : clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_FALSE, begin, bytes,
+                                              host, wait.size(), wait.data(), &raw),
+                 &raw);
     if (!check(code, call, on_error,
                [&] { return memory::describe(buffer, offset, count, element); })) {
         return nullptr;
@@ -779,16 +775,15 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
         !map_registry.check(destination.get(), Use::write, call, on_error)) {
         return;
     }
-    (void)check(
-        detail::enqueued(
-            clEnqueueCopyBuffer(queue.get(), source.get(), destination.get(),
-                                source_offset * element.size, destination_offset * element.size,
-                                count * element.size, wait.size(), wait.data(), event),
-            event),
-        call, on_error, [&] {
-            return concat("copy of ", count, " elements from offset ", source_offset, " to offset ",
-                          destination_offset);
-        });
+    (void)check(enqueued(clEnqueueCopyBuffer(queue.get(), source.get(), destination.get(),
+                                             source_offset * element.size,
+                                             destination_offset * element.size,
+                                             count * element.size, wait.size(), wait.data(), event),
+                         event),
+                call, on_error, [&] {
+                    return concat("copy of ", count, " elements from offset ", source_offset,
+                                  " to offset ", destination_offset);
+                });
 }
 
 [[gnu::noinline]] OPENCLAW_INLINE void fill(const MemObject& buffer, const Queue& queue,
@@ -812,22 +807,22 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     // clEnqueueFillBuffer takes patterns of 1, 2, 4, ..., 128 bytes; other element sizes (a
     // 12-byte struct, say) are written from a host copy of the pattern.
     if ((size & (size - 1)) == 0 && size <= 128) {
-        (void)check(detail::enqueued(
-                        clEnqueueFillBuffer(queue.get(), buffer.get(), pattern, size, offset * size,
-                                            count * size, wait.size(), wait.data(), event),
-                        event),
-                    call, on_error, describe);
+        (void)check(
+            enqueued(clEnqueueFillBuffer(queue.get(), buffer.get(), pattern, size, offset * size,
+                                         count * size, wait.size(), wait.data(), event),
+                     event),
+            call, on_error, describe);
         return;
     }
     std::string copies(count * size, '\0');
     for (std::size_t i = 0; i < count; ++i) {
         std::memcpy(copies.data() + i * size, pattern, size);
     }
-    (void)check(detail::enqueued(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE,
-                                                      offset * size, count * size, copies.data(),
-                                                      wait.size(), wait.data(), event),
-                                 event),
-                "clEnqueueWriteBuffer", on_error, describe);
+    (void)check(
+        enqueued(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, offset * size,
+                                      count * size, copies.data(), wait.size(), wait.data(), event),
+                 event),
+        "clEnqueueWriteBuffer", on_error, describe);
 }
 
 namespace memory {
@@ -941,19 +936,16 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
         return;
     }
     const BlockingWait guard(wait, event);
-    const cl_int code =
-        reads ? detail::enqueued(clEnqueueReadBufferRect(queue.get(), buffer.get(), CL_TRUE,
-                                                         device.origin, memory.origin, region,
-                                                         device.row_pitch, device.slice_pitch,
-                                                         memory.row_pitch, memory.slice_pitch, host,
-                                                         wait.size(), wait.data(), guard.event()),
-                                 guard.event())
-              : detail::enqueued(
-                    clEnqueueWriteBufferRect(
-                        queue.get(), buffer.get(), CL_TRUE, device.origin, memory.origin, region,
-                        device.row_pitch, device.slice_pitch, memory.row_pitch, memory.slice_pitch,
-                        host, wait.size(), wait.data(), guard.event()),
-                    guard.event());
+    const cl_int code = enqueued(
+        reads ? clEnqueueReadBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
+                                        memory.origin, region, device.row_pitch, device.slice_pitch,
+                                        memory.row_pitch, memory.slice_pitch, host, wait.size(),
+                                        wait.data(), guard.event())
+              : clEnqueueWriteBufferRect(queue.get(), buffer.get(), CL_TRUE, device.origin,
+                                         memory.origin, region, device.row_pitch,
+                                         device.slice_pitch, memory.row_pitch, memory.slice_pitch,
+                                         host, wait.size(), wait.data(), guard.event()),
+        guard.event());
     if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
         return;
     }
@@ -999,11 +991,11 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
         return;
     }
     const std::size_t region[3] = {row_bytes, rect.extent[1], rect.extent[2]};
-    (void)check(detail::enqueued(clEnqueueCopyBufferRect(
-                                     queue.get(), source.get(), destination.get(), from.origin,
-                                     to.origin, region, from.row_pitch, from.slice_pitch,
-                                     to.row_pitch, to.slice_pitch, wait.size(), wait.data(), event),
-                                 event),
+    (void)check(enqueued(clEnqueueCopyBufferRect(queue.get(), source.get(), destination.get(),
+                                                 from.origin, to.origin, region, from.row_pitch,
+                                                 from.slice_pitch, to.row_pitch, to.slice_pitch,
+                                                 wait.size(), wait.data(), event),
+                         event),
                 call, on_error, [&] {
                     return concat("a box of ", rect.extent[0], "x", rect.extent[1], "x",
                                   rect.extent[2], " elements");
@@ -1039,9 +1031,9 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
     if (options.content_undefined) {
         flags |= CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     }
-    (void)check(detail::enqueued(clEnqueueMigrateMemObjects(queue.get(), 1, &memory, flags,
-                                                            wait.size(), wait.data(), event),
-                                 event),
+    (void)check(enqueued(clEnqueueMigrateMemObjects(queue.get(), 1, &memory, flags, wait.size(),
+                                                    wait.data(), event),
+                         event),
                 call, on_error);
 }
 

@@ -394,7 +394,7 @@ OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::
     const auto issue = [&](std::size_t i) {
         const std::size_t n = size_of(i);
         return check(
-            detail::enqueued(
+            enqueued(
                 clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk, n,
                                     slots_[i % slots].host, 0, nullptr, in_flight.slot(i % slots)),
                 in_flight.slot(i % slots)),
@@ -436,10 +436,9 @@ OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std:
         }
         workers_.copy(slot.host, src + done, n, tuning_.stream_writes);
         if (!check(
-                detail::enqueued(
-                    clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0,
-                                         nullptr, in_flight.slot(i % slots)),
-                    in_flight.slot(i % slots)),
+                enqueued(clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0,
+                                              nullptr, in_flight.slot(i % slots)),
+                         in_flight.slot(i % slots)),
                 "clEnqueueWriteBuffer", on_error,
                 [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + done); }) ||
             !check(clFlush(queue), "clFlush", on_error)) {
