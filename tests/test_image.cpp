@@ -355,7 +355,7 @@ TEST_CASE("images: a kernel reads one image and writes another") {
 
     SECTION("the C++ signature is checked against the kernel's declaration") {
         // invert's first parameter is read_only: declaring it written is refused when arg info
-        // is available (it is without NDEBUG).
+        // is available (it is by default).
         openclaw::Status status;
         auto wrong = program()
                          .kernel<openclaw::WriteImage2D<pixel::rgba_f32>,

@@ -3,10 +3,12 @@
 # Compile time and peak compiler memory of the vector-add program written against each peer
 # (and, for openclaw, of a round trip over 1 and over 5 buffer element types: the cost of each
 # extra type)
-# (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp; and openclaw with the
-# kernel typed from its source, including only the headers it uses, and linked with the
-# openclaw::compiled library, plus that library's one unit, compiled once), and of a
-# translation unit that only includes each library's main header. Each is compiled with
+# (vadd_raw.cpp, vadd_clhpp.cpp, vadd_boost_compute.cpp, vadd_openclaw.cpp; openclaw in both build
+# modes, the default openclaw::openclaw (compiled: the unit declares, the library's sources in src/
+# define, each compiled once) and openclaw::header_only, each also with the kernel typed from its
+# source and including only the headers it uses), and of a translation unit that only includes
+# each library's main header. BASELINE=<an older checkout> adds that tree's vector add, both modes,
+# for a before/after table in the same run. Each is compiled with
 # -std=c++20 -O2 -c by every compiler in CXXS, RUNS times, interleaved (a change in the machine's
 # load hits every peer alike); medians of CPU time (user + system), wall time and peak memory
 # (measure.sh). Prints `csv,compile_time,...` rows and a Markdown table with the ratios to CLHPP.
@@ -64,8 +66,11 @@ header h_clhpp '#define CL_HPP_ENABLE_EXCEPTIONS' '#define CL_HPP_TARGET_OPENCL_
 header h_boost_core '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute/core.hpp>'
 header h_boost_all '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute.hpp>'
 header h_openclaw '#include <openclaw/openclaw.hpp>'
-printf '#include <openclaw/src.hpp>\n' > "$work/src_openclaw.cpp"
 
+baseline_rev=""
+if [ -n "${BASELINE:-}" ]; then
+    baseline_rev=$(git -C "$BASELINE" rev-parse --short HEAD 2> /dev/null || echo "(baseline)")
+fi
 if [ "$smoke" = 1 ]; then
     units="program|raw C|$here/vadd_raw.cpp|
 header|raw C|$work/h_raw.cpp|"
@@ -75,23 +80,34 @@ program|CLHPP|$here/vadd_clhpp.cpp|"
     [ "$boost" = 1 ] && units="$units
 program|Boost.Compute|$here/vadd_boost_compute.cpp|"
     units="$units
-program|openclaw|$here/vadd_openclaw.cpp|
-program|openclaw (kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
-program|openclaw (buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
-program|openclaw (openclaw::compiled; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
-program|openclaw (openclaw::compiled, buffer + platform + program headers; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_FEW_HEADERS=1
-program|openclaw (openclaw::compiled; its one unit, once)|$work/src_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+program|openclaw (openclaw::openclaw; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+program|openclaw (openclaw::openclaw; kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_FROM_SOURCE=1
+program|openclaw (openclaw::openclaw; buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_FEW_HEADERS=1
+program|openclaw (openclaw::header_only)|$here/vadd_openclaw.cpp|
+program|openclaw (openclaw::header_only; kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
+program|openclaw (openclaw::header_only; buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1"
+    if [ -n "${BASELINE:-}" ]; then
+        units="$units
+program|openclaw $baseline_rev (openclaw::compiled; each unit)|$BASELINE/bench/compile_time/vadd_openclaw.cpp|-I$BASELINE/include -DOPENCLAW_SEPARATE_COMPILATION
+program|openclaw $baseline_rev (header-only)|$BASELINE/bench/compile_time/vadd_openclaw.cpp|-I$BASELINE/include"
+    fi
+    for source in "$root"/src/*.cpp; do
+        units="$units
+library|openclaw::openclaw: src/$(basename "$source"), compiled once|$source|-DOPENCLAW_SEPARATE_COMPILATION"
+    done
+    units="$units
 types|raw C (1 buffer element type)|$here/element_types.cpp|-DOPENCLAW_BENCH_RAW=1 -DOPENCLAW_BENCH_TYPES=1
 types|raw C (5 buffer element types)|$here/element_types.cpp|-DOPENCLAW_BENCH_RAW=1 -DOPENCLAW_BENCH_TYPES=5
-types|openclaw (1 buffer element type)|$here/element_types.cpp|-DOPENCLAW_BENCH_TYPES=1
-types|openclaw (5 buffer element types)|$here/element_types.cpp|-DOPENCLAW_BENCH_TYPES=5
+types|openclaw (1 buffer element type)|$here/element_types.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_TYPES=1
+types|openclaw (5 buffer element types)|$here/element_types.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_TYPES=5
 header|raw C|$work/h_raw.cpp|
 header|CLHPP|$work/h_clhpp.cpp|"
     [ "$boost" = 1 ] && units="$units
 header|Boost.Compute|$work/h_boost_core.cpp|
 header|Boost.Compute (boost/compute.hpp)|$work/h_boost_all.cpp|"
     units="$units
-header|openclaw|$work/h_openclaw.cpp|"
+header|openclaw (openclaw::openclaw)|$work/h_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+header|openclaw (openclaw::header_only)|$work/h_openclaw.cpp|"
 fi
 
 # Read through a file, not a pipe, so that the loops run in this shell (exit, counters). ONLY
@@ -110,7 +126,7 @@ for cxx in $compilers; do
         while IFS='|' read -r what peer file flags; do
             n=$((n + 1))
             # shellcheck disable=SC2086  # flags is a word list
-            if ! timed "$cxx" -std=c++20 -O2 -I"$root/include" ${EXTRA_FLAGS:-} $flags -c "$file" \
+            if ! timed "$cxx" -std=c++20 -O2 $flags -I"$root/include" ${EXTRA_FLAGS:-} -c "$file" \
                 -o "$work/unit.o" >> "$work/samples.$n" 2> "$work/errors"; then
                 echo "compile_time/peers.sh: $cxx failed on $file:" >&2
                 cat "$work/errors" >&2
@@ -141,6 +157,15 @@ for cxx in $compilers; do
         echo "csv,compile_time,$what $version wall,$field,0,$2,s" >> "$work/csv"
         echo "csv,compile_time,$what $version memory,$field,0,$3,MiB" >> "$work/csv"
     done < "$work/medians"
+    # The compiled library as a whole: the sum of its units (each compiled once, in parallel
+    # where the build runs jobs side by side).
+    awk -F'|' '$1 == "library" {split($3, f, " "); cpu += f[1]; if (f[3] > mem) mem = f[3]}
+        END {if (cpu > 0) printf "%.2f %.0f\n", cpu, mem}' "$work/medians" > "$work/library"
+    if [ -s "$work/library" ]; then
+        set -- $(cat "$work/library")
+        echo "| $version | library | openclaw::openclaw: all of src/ (sum of CPU, largest peak) | $1 | | $2 | | |"
+        echo "csv,compile_time,library $version cpu,openclaw::openclaw total,0,$1,s" >> "$work/csv"
+    fi
     # What one more buffer element type costs: (5 types - 1 type) / 4, for the C API (the host
     # vectors, which any library's program has) and for openclaw; the difference is openclaw's.
     # The median of the rounds' own differences: the two units of a round run back to back, so a

@@ -276,18 +276,6 @@ inline void Suspension::resume_once() {
     }
 }
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE Resumer& Resumer::instance() {
-    static Resumer* const resumer = new Resumer;  // intentionally immortal
-    return *resumer;
-}
-
-OPENCLAW_INLINE AwaitCallbacks& AwaitCallbacks::instance() {
-    static AwaitCallbacks* const table = new AwaitCallbacks;  // intentionally immortal
-    return *table;
-}
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
-
 /// An await's completion callback. The driver is handed the callback's key in AwaitCallbacks
 /// and no OpenCL object (the driver passes the event to the callback and keeps it until then), so
 /// a callback still pending when the program ends holds nothing, and one the driver never calls
@@ -482,3 +470,7 @@ requires(std::same_as<Events, Event>&&...) WhenAll when_all(const Events&... eve
 }
 
 OPENCLAW_END_NAMESPACE
+
+#if OPENCLAW_HEADER_ONLY
+#include <openclaw/impl/async.ipp>
+#endif

@@ -395,55 +395,6 @@ bool check_copy_fits(const MemObject& source, const MemObject& destination,
 /// Waits for `event` when a HostTransfer goes (failures to the error hook).
 void wait_noexcept(const Event& event) noexcept;
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-[[gnu::noinline]] OPENCLAW_INLINE bool check_host_span(const MemObject& buffer, Direction direction,
-                                                       std::size_t elements, std::size_t count,
-                                                       OnError on_error) {
-    const bool reads = direction == Direction::read;
-    if (!buffer.get()) [[unlikely]] {
-        refuse_empty(on_error, CL_INVALID_MEM_OBJECT,
-                     reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer", "buffer");
-        return false;
-    }
-    if (reads ? elements < count : elements > count) [[unlikely]] {
-        fail(on_error, CL_INVALID_VALUE, reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer",
-             reads ? concat("the destination holds ", elements, " elements, the region ", count,
-                            "; read a slice (buffer.slice(offset, count)) to read part of it")
-                   : concat("the source holds ", elements, " elements, the region only ", count));
-        return false;
-    }
-    return true;
-}
-
-[[gnu::noinline]] OPENCLAW_INLINE bool check_copy_fits(const MemObject& source,
-                                                       const MemObject& destination,
-                                                       std::size_t source_count,
-                                                       std::size_t destination_count,
-                                                       OnError on_error) {
-    if (!source.get() || !destination.get()) [[unlikely]] {
-        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, "clEnqueueCopyBuffer",
-                     source.get() ? "destination buffer" : "source buffer");
-        return false;
-    }
-    if (destination_count < source_count) [[unlikely]] {
-        fail(on_error, CL_INVALID_VALUE, "clEnqueueCopyBuffer",
-             concat("the destination region holds ", destination_count, " elements, the source ",
-                    source_count));
-        return false;
-    }
-    return true;
-}
-
-OPENCLAW_INLINE void wait_noexcept(const Event& event) noexcept {
-    if (event) {
-        const cl_event raw = event.get();
-        if (const cl_int code = clWaitForEvents(1, &raw); code != CL_SUCCESS) {
-            report_cleanup_failure("clWaitForEvents", code);
-        }
-    }
-}
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
-
 }  // namespace detail
 
 /// A non-blocking transfer of ordinary host memory that owns that memory: the vector the
@@ -850,3 +801,7 @@ const {
 }
 
 OPENCLAW_END_NAMESPACE
+
+#if OPENCLAW_HEADER_ONLY
+#include <openclaw/impl/buffer.ipp>
+#endif

@@ -32,38 +32,24 @@
 /// openclaw's patch version.
 #define OPENCLAW_VERSION_PATCH 0
 
-// Build modes (docs/guide.md, "Compile time"). Header-only (the default): every unit that uses
-// openclaw compiles what it calls. Separately compiled: OPENCLAW_SEPARATE_COMPILATION in every
-// unit and <openclaw/src.hpp> in one (the openclaw::compiled CMake target is that unit); the
-// non-template functions are then only declared in the users' units and defined once.
+// Build modes (docs/guide.md, "Build modes"). Every non-template body is written once, in
+// <openclaw/impl/...ipp>. Compiled (the CMake target openclaw::openclaw): the library compiles
+// those files once, and it defines OPENCLAW_SEPARATE_COMPILATION for itself and every unit that
+// links it, so users' units only declare the functions. Header-only (no macro: including the
+// headers is all it takes; the CMake target openclaw::header_only): each header includes its
+// bodies at its end, marked inline.
 #if defined(OPENCLAW_SEPARATE_COMPILATION)
+/// 1 when every unit compiles openclaw's non-template bodies itself (no library to link), else 0.
+#define OPENCLAW_HEADER_ONLY 0
+/// Internal: what the definitions in <openclaw/impl/...ipp> are marked with: `inline` when
+/// header-only, nothing when compiled into the library.
 #define OPENCLAW_INLINE
-#if defined(OPENCLAW_SOURCE)
-#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
-/// Internal: how process-wide state is declared (defined once, in the src.hpp unit).
-#define OPENCLAW_PROCESS_STATE constinit
-#define OPENCLAW_INITIALIZED_AS(...) \
-    { __VA_ARGS__ }
-#else
-#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 0
-#define OPENCLAW_PROCESS_STATE extern
-#define OPENCLAW_INITIALIZED_AS(...)
-#endif
 #define OPENCLAW_ABI_MODE_ s
 #else
-/// Internal: `inline` for the functions the separate mode moves out of users' units (header-only),
-/// else nothing.
+/// 1: this unit compiles openclaw's non-template bodies itself (no library to link).
+#define OPENCLAW_HEADER_ONLY 1
+/// Internal: `inline`, for the definitions in <openclaw/impl/...ipp> that every unit compiles.
 #define OPENCLAW_INLINE inline
-/// Internal: 1 where this unit defines the functions the separate mode moves (every unit when
-/// header-only, the <openclaw/src.hpp> unit otherwise), else 0.
-#define OPENCLAW_OUT_OF_LINE_DEFINITIONS 1
-/// Internal: how process-wide state is declared: an inline variable when header-only (one per
-/// program, or per shared library that hides its symbols: docs/design.md), one definition in the
-/// src.hpp unit when separately compiled.
-#define OPENCLAW_PROCESS_STATE inline constinit
-/// Internal: the initializer of process-wide state, left out of its extern declarations.
-#define OPENCLAW_INITIALIZED_AS(...) \
-    { __VA_ARGS__ }
 #define OPENCLAW_ABI_MODE_ h
 #endif
 
@@ -103,12 +89,8 @@ OPENCLAW_BEGIN_NAMESPACE
 /// The OpenCL API version openclaw was compiled against, e.g. 300 for OpenCL 3.0.
 inline constexpr int target_opencl_version = CL_TARGET_OPENCL_VERSION;
 
-/// True when this unit was compiled with OPENCLAW_SEPARATE_COMPILATION.
-inline constexpr bool separately_compiled =
-#if defined(OPENCLAW_SEPARATE_COMPILATION)
-    true;
-#else
-    false;
-#endif
+/// True when this unit uses the compiled openclaw library (OPENCLAW_SEPARATE_COMPILATION), false
+/// when it is header-only.
+inline constexpr bool separately_compiled = !OPENCLAW_HEADER_ONLY;
 
 OPENCLAW_END_NAMESPACE

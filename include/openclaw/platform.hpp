@@ -121,26 +121,8 @@ class Platform {
     detail::Handle<cl_platform_id> handle_;
 };
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-OPENCLAW_INLINE std::vector<Platform> Platform::list(OnError on_error) {
-    cl_uint count = 0;
-    const cl_int code = clGetPlatformIDs(0, nullptr, &count);
-    if (code == -1001 /* CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no driver */ ||
-        (code == CL_SUCCESS && count == 0)) {
-        return {};
-    }
-    std::vector<cl_platform_id> ids(count);
-    if (!detail::check(code, "clGetPlatformIDs", on_error) ||
-        !detail::check(clGetPlatformIDs(count, ids.data(), &count), "clGetPlatformIDs", on_error)) {
-        return {};
-    }
-    std::vector<Platform> platforms;
-    platforms.reserve(count);
-    for (cl_uint i = 0; i < count; ++i) {
-        platforms.emplace_back(ids[i]);
-    }
-    return platforms;
-}
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
-
 OPENCLAW_END_NAMESPACE
+
+#if OPENCLAW_HEADER_ONLY
+#include <openclaw/impl/platform.ipp>
+#endif

@@ -285,112 +285,6 @@ void svm_fill(const Queue& queue, void* dst, std::size_t bytes, const void* patt
 void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, MigrateOptions options,
                  const WaitList& wait, cl_event* event, OnError on_error);
 
-#if OPENCLAW_OUT_OF_LINE_DEFINITIONS
-[[gnu::noinline]] OPENCLAW_INLINE void svm_copy(const Queue& queue, void* dst, const void* src,
-                                                std::size_t dst_bytes, std::size_t bytes,
-                                                const WaitList& wait, cl_event* event,
-                                                OnError on_error) {
-    constexpr const char* call = "clEnqueueSVMMemcpy";
-    if (!queue) {
-        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
-        return;
-    }
-    if (dst_bytes < bytes) {
-        fail(on_error, CL_INVALID_VALUE, call,
-             concat("the destination holds ", dst_bytes, " bytes, the source ", bytes));
-        return;
-    }
-    if (!wait.check(call, queue.context_handle(), on_error)) {
-        return;
-    }
-    if (bytes == 0) {
-        return nothing_to_do(queue, wait, event, on_error);
-    }
-    if (dst == nullptr || src == nullptr) {
-        fail(on_error, CL_INVALID_VALUE, call, "a null pointer");
-        return;
-    }
-    (void)check(enqueued(clEnqueueSVMMemcpy(queue.get(), CL_TRUE, dst, src, bytes, wait.size(),
-                                            wait.data(), event),
-                         event),
-                call, on_error, [&] { return concat(bytes, " bytes"); });
-}
-
-[[gnu::noinline]] OPENCLAW_INLINE void svm_fill(const Queue& queue, void* dst, std::size_t bytes,
-                                                const void* pattern, std::size_t pattern_size,
-                                                const WaitList& wait, cl_event* event,
-                                                OnError on_error) {
-    constexpr const char* call = "clEnqueueSVMMemFill";
-    if (!queue) {
-        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
-        return;
-    }
-    if ((pattern_size & (pattern_size - 1)) != 0 || pattern_size > 128) {
-        fail(on_error, CL_INVALID_VALUE, call,
-             concat("a pattern of ", pattern_size,
-                    " bytes: SVM fills take elements of 1, 2, 4, ..., 128 bytes"));
-        return;
-    }
-    if (!wait.check(call, queue.context_handle(), on_error)) {
-        return;
-    }
-    if (bytes == 0) {
-        return nothing_to_do(queue, wait, event, on_error);
-    }
-    (void)check(enqueued(clEnqueueSVMMemFill(queue.get(), dst, pattern, pattern_size, bytes,
-                                             wait.size(), wait.data(), event),
-                         event),
-                call, on_error, [&] { return concat(bytes, " bytes"); });
-}
-
-[[gnu::noinline]] OPENCLAW_INLINE void svm_migrate(const Queue& queue, const void* memory,
-                                                   std::size_t bytes, MigrateOptions options,
-                                                   const WaitList& wait, cl_event* event,
-                                                   OnError on_error) {
-    constexpr const char* call = "clEnqueueSVMMigrateMem";
-    if (!queue) {
-        refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
-        return;
-    }
-    if (!wait.check(call, queue.context_handle(), on_error)) {
-        return;
-    }
-#if CL_TARGET_OPENCL_VERSION >= 210
-    Relay step(on_error);
-    const Version version = queue.device(step).platform(step).version(step);
-    if (step.failed()) {
-        return;
-    }
-    if (version < Version{2, 1}) {
-        fail(on_error, CL_INVALID_OPERATION, call,
-             concat("the platform is OpenCL ", version.major, ".", version.minor,
-                    ": clEnqueueSVMMigrateMem needs 2.1"));
-        return;
-    }
-    if (bytes == 0) {
-        return nothing_to_do(queue, wait, event, on_error);
-    }
-    cl_mem_migration_flags flags = 0;
-    if (options.to_host) {
-        flags |= CL_MIGRATE_MEM_OBJECT_HOST;
-    }
-    if (options.content_undefined) {
-        flags |= CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
-    }
-    (void)check(enqueued(clEnqueueSVMMigrateMem(queue.get(), 1, &memory, &bytes, flags, wait.size(),
-                                                wait.data(), event),
-                         event),
-                call, on_error, [&] { return concat(bytes, " bytes"); });
-#else
-    (void)memory;
-    (void)bytes;
-    (void)options;
-    (void)event;
-    fail(on_error, CL_INVALID_OPERATION, call,
-         "openclaw was compiled for OpenCL before 2.1 (CL_TARGET_OPENCL_VERSION)");
-#endif
-}
-#endif  // OPENCLAW_OUT_OF_LINE_DEFINITIONS
 }  // namespace detail
 
 template <class T>
@@ -493,3 +387,7 @@ Event Queue::svm_migrate(std::span<T> memory, const MigrateOptions& options, Wit
 #endif  // CL_TARGET_OPENCL_VERSION >= 200
 
 OPENCLAW_END_NAMESPACE
+
+#if OPENCLAW_HEADER_ONLY
+#include <openclaw/impl/svm.ipp>
+#endif

@@ -1,7 +1,9 @@
 # Conan 2 recipe of openclaw, written for conan-center-index (recipes/openclaw/all/).
-# Header-only: the headers and openclaw_embed_kernels() are copied, nothing is built. The CMake
-# config files Conan's CMakeDeps writes stand in for openclaw's own (ConanCenter's rule), with
-# the same file name (openclaw) and target (openclaw::openclaw).
+# Header-only: the headers (with the bodies they include, impl/*.ipp) and openclaw_embed_kernels()
+# are copied, nothing is built. The CMake config files Conan's CMakeDeps writes stand in for
+# openclaw's own (ConanCenter's rule), with the same file name (openclaw) and target
+# (openclaw::openclaw), which is then header-only: openclaw's own compiled library target needs
+# openclaw's CMake package (find_package against `cmake --install`, add_subdirectory, vcpkg).
 import os
 
 from conan import ConanFile
@@ -43,8 +45,9 @@ class OpenclawConan(ConanFile):
 
     def package(self):
         copy(self, "LICENSE", self.source_folder, os.path.join(self.package_folder, "licenses"))
-        copy(self, "*.hpp", os.path.join(self.source_folder, "include"),
-             os.path.join(self.package_folder, "include"))
+        for pattern in ("*.hpp", "*.ipp"):
+            copy(self, pattern, os.path.join(self.source_folder, "include"),
+                 os.path.join(self.package_folder, "include"))
         # openclaw_embed_kernels(): a CMake function, shipped as a build module.
         copy(self, "openclawEmbedKernels.cmake", os.path.join(self.source_folder, "cmake"),
              os.path.join(self.package_folder, "lib", "cmake", "openclaw"))

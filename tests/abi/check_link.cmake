@@ -4,7 +4,7 @@
 # (the check could pass); pairs that differ in CL_TARGET_OPENCL_VERSION, header-only against
 # separately compiled, or exceptions against -fno-exceptions must fail with an undefined reference
 # naming the ABI namespace the caller expected.
-# cmake -DCXX=g++ -DSOURCE_DIR=<tests/abi> -DOPENCLAW_SOURCE=<src/openclaw.cpp>
+# cmake -DCXX=g++ -DSOURCE_DIR=<tests/abi> "-DOPENCLAW_SOURCES=<src/base.cpp;...>"
 #       -DINCLUDES=<dirs> -DLIBRARIES=<libOpenCL> -DABI_PREFIX=v0_2 -DWORK_DIR=<dir>
 #       -P check_link.cmake
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -41,7 +41,13 @@ compile(user_300 "${SOURCE_DIR}/user.cpp")
 compile(provider_120 "${SOURCE_DIR}/provider.cpp" -DCL_TARGET_OPENCL_VERSION=120)
 compile(provider_separate "${SOURCE_DIR}/provider.cpp" -DOPENCLAW_SEPARATE_COMPILATION)
 compile(user_separate "${SOURCE_DIR}/user.cpp" -DOPENCLAW_SEPARATE_COMPILATION)
-compile(openclaw_separate "${OPENCLAW_SOURCE}" -DOPENCLAW_SEPARATE_COMPILATION)
+# The compiled library's sources (openclaw::openclaw), one object each.
+set(library)
+foreach(source IN LISTS OPENCLAW_SOURCES)
+  get_filename_component(stem "${source}" NAME_WE)
+  compile(library_${stem} "${source}" -DOPENCLAW_SEPARATE_COMPILATION)
+  list(APPEND library library_${stem})
+endforeach()
 compile(provider_no_exceptions "${SOURCE_DIR}/provider.cpp" -fno-exceptions)
 
 set(failures 0)
@@ -73,11 +79,11 @@ function(expect_no_link description abi)
 endfunction()
 
 expect_link("same configuration" user_300 provider_300)
-expect_link("both separately compiled" user_separate provider_separate openclaw_separate)
+expect_link("both separately compiled" user_separate provider_separate ${library})
 expect_no_link("OpenCL 3.0 caller, OpenCL 1.2 provider" "${ABI_PREFIX}_cl300_he"
                user_300 provider_120)
 expect_no_link("separately compiled caller, header-only provider" "${ABI_PREFIX}_cl300_se"
-               user_separate provider_300 openclaw_separate)
+               user_separate provider_300 ${library})
 expect_no_link("caller with exceptions, provider without" "${ABI_PREFIX}_cl300_he"
                user_300 provider_no_exceptions)
 

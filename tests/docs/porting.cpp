@@ -218,7 +218,7 @@ Results openclaw_version(const openclaw::Device& device, const char* path) {
 // [openclaw: a kernel known only at run time]
 // The kernel's name and arguments come from elsewhere (a plugin, a configuration file): a
 // DynamicKernel checks each argument at set time against what the driver says the kernel takes
-// (programs built with -cl-kernel-arg-info: openclaw adds it in builds without NDEBUG).
+// (programs built with -cl-kernel-arg-info: openclaw adds it by default).
 std::vector<float> run_time_kernel(const openclaw::Queue& queue, const openclaw::Program& program,
                                    const std::string& name, const std::vector<float>& values) {
     const openclaw::ReadOnlyBuffer<float> input{queue, values};

@@ -37,13 +37,13 @@ set(table
   "signature.hpp wing signature"
   "async.hpp wing async"
   "detail/sha256.hpp wing cache"
+  "detail/cache.hpp wing cache"
   "cache.hpp wing cache"
   "split.hpp wing split"
   "graph.hpp wing graph"
   "pool.hpp wing pool"
   "external.hpp wing external"
   "openclaw.hpp umbrella"
-  "src.hpp umbrella"
   "interop/clhpp.hpp interop"
   "interop/mpi.hpp interop")
 # Side wings that build on another wing's public header: typing kernels from their source makes
@@ -100,7 +100,12 @@ foreach(entry IN LISTS table)
   string(REGEX MATCHALL "\n#include <[^>]+>" includes "${text}")
   foreach(line IN LISTS includes)
     string(REGEX REPLACE "\n#include <([^>]+)>" "\\1" included "${line}")
-    if(included MATCHES "^openclaw/(.*)$")
+    if(included MATCHES "^openclaw/impl/(.*)\\.ipp$")
+      # A header includes its own bodies (header-only mode), no other header's.
+      if(NOT "${CMAKE_MATCH_1}.hpp" STREQUAL header)
+        failure("${header} includes <${included}>: a header includes only its own impl/ file")
+      endif()
+    elseif(included MATCHES "^openclaw/(.*)$")
       set(target "${CMAKE_MATCH_1}")
       if(NOT DEFINED rank_of_${target})
         failure("${header} includes <openclaw/${target}>, which is not in the table")
@@ -131,9 +136,53 @@ foreach(entry IN LISTS table)
   endforeach()
 endforeach()
 
+# The bodies (impl/<header path>.ipp, docs/design.md "Build modes"): each belongs to a header of
+# the table, which includes it at its end, and includes nothing above that header.
+file(GLOB_RECURSE bodies RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/impl/*")
+foreach(body IN LISTS bodies)
+  if(NOT body MATCHES "^impl/(.*)\\.ipp$")
+    failure("${body}: impl/ holds only <header path>.ipp files")
+    continue()
+  endif()
+  set(header "${CMAKE_MATCH_1}.hpp")
+  if(NOT DEFINED rank_of_${header})
+    failure("${body}: no header ${header} in the table for these bodies")
+    continue()
+  endif()
+  file(READ "${INCLUDE_DIR}/${header}" header_text)
+  string(FIND "${header_text}" "\n#if OPENCLAW_HEADER_ONLY\n#include <openclaw/${body}>\n#endif\n"
+         at)
+  if(at EQUAL -1)
+    failure("${header} does not end with its bodies: #if OPENCLAW_HEADER_ONLY / #include "
+            "<openclaw/${body}> / #endif")
+  endif()
+  file(READ "${INCLUDE_DIR}/${body}" text)
+  if(NOT text MATCHES "^// SPDX-License-Identifier: Apache-2.0\n#pragma once\n")
+    failure("${body}: does not start with the SPDX line and #pragma once")
+  endif()
+  string(REGEX MATCHALL "\n#include <[^>]+>" includes "${text}")
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "\n#include <([^>]+)>" "\\1" included "${line}")
+    if(included MATCHES "^openclaw/(.*)$")
+      set(target "${CMAKE_MATCH_1}")
+      if(NOT DEFINED rank_of_${target} OR rank_of_${target} GREATER rank_of_${header})
+        failure("${body} includes <${included}>, which is not at or below ${header}")
+      endif()
+    else()
+      list(FIND common_layers "${layer_of_${header}}" on_common_path)
+      list(FIND heavy "${included}" is_heavy)
+      if(NOT on_common_path EQUAL -1 AND NOT is_heavy EQUAL -1)
+        failure("${body} (bodies of the common path, included by header-only builds) includes "
+                "<${included}>")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+
 if(failures EQUAL 0)
   list(LENGTH table count)
-  message("layers: ok (${count} headers)")
+  list(LENGTH bodies body_count)
+  message("layers: ok (${count} headers, ${body_count} impl files)")
 else()
   message(FATAL_ERROR "layers: ${failures} failure(s)")
 endif()

@@ -38,6 +38,7 @@ int main() {
         std::puts("consumer: wrong result");
         return 1;
     }
-    std::printf("consumer: ok on %s\n", device.name().c_str());
+    std::printf("consumer: ok on %s (%s)\n", device.name().c_str(),
+                openclaw::separately_compiled ? "compiled library" : "header-only");
     return 0;
 }

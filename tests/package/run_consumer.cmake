@@ -76,7 +76,8 @@ if(MODE STREQUAL "pkg_config")
   if(result EQUAL 0 OR NOT output MATCHES "openclaw needs C\\+\\+20")
     message(FATAL_ERROR "-std=c++17 should fail with 'openclaw needs C++20' (${result})")
   endif()
-  run("${WORK_DIR}/consumer")
+  # A plain compiler command without the library: header-only.
+  run_expecting("${WORK_DIR}/consumer" "(header-only)")
   return()
 endif()
 
@@ -105,7 +106,6 @@ endif()
 
 run("${CMAKE_COMMAND}" -S "${consumer_dir}/${MODE}" -B "${WORK_DIR}/build" ${configure_args})
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
-run("${WORK_DIR}/build/consumer")
-if(NOT MODE STREQUAL "pkg_config")
-  run("${WORK_DIR}/build/consumer_separate")
-endif()
+# openclaw::openclaw is the compiled library; openclaw::header_only compiles everything in the unit.
+run_expecting("${WORK_DIR}/build/consumer" "(compiled library)")
+run_expecting("${WORK_DIR}/build/consumer_header_only" "(header-only)")

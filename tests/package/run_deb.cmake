@@ -71,4 +71,5 @@ run("${CMAKE_COMMAND}" -S "${OPENCLAW_SOURCE_DIR}/tests/package/find_package"
     -B "${WORK_DIR}/build" -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}"
     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_PREFIX_PATH=${prefix}" "-DEXPECTED_PREFIX=${prefix}")
 run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
-run("${WORK_DIR}/build/consumer")
+run_expecting("${WORK_DIR}/build/consumer" "(compiled library)")
+run_expecting("${WORK_DIR}/build/consumer_header_only" "(header-only)")

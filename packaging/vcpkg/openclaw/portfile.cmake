@@ -1,5 +1,7 @@
-# vcpkg port of openclaw: header-only, installed by openclaw's own CMake install rules so that
+# vcpkg port of openclaw, installed by openclaw's own CMake install rules so that
 # find_package(openclaw), openclaw_embed_kernels() and openclaw.pc are the ones the project tests.
+# Nothing is compiled here: openclaw::openclaw is built from the installed sources (share/openclaw/
+# src) in the consumer's build, with the consumer's settings; openclaw::header_only needs none.
 
 # MAINTAINER: before submitting, set REF to the release tag and SHA512 to the hash vcpkg prints
 # on the first install attempt (or `vcpkg hash <archive>`). The zero below is a placeholder and
@@ -29,7 +31,7 @@ vcpkg_cmake_install()
 vcpkg_cmake_config_fixup(PACKAGE_NAME openclaw CONFIG_PATH share/cmake/openclaw)
 vcpkg_fixup_pkgconfig()
 
-# Header-only: no lib/ and no debug tree; the licence goes to share/openclaw/copyright.
+# No binaries: no lib/ and no debug tree; the licence goes to share/openclaw/copyright.
 file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/lib" "${CURRENT_PACKAGES_DIR}/debug"
      "${CURRENT_PACKAGES_DIR}/share/doc")
 file(INSTALL "${CMAKE_CURRENT_LIST_DIR}/usage" DESTINATION "${CURRENT_PACKAGES_DIR}/share/${PORT}")

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The non-template bodies declared in <openclaw/event.hpp>: compiled once into the openclaw
+// library (src/), or included by that header itself when openclaw is header-only.
+
+#include <openclaw/event.hpp>
+
+OPENCLAW_BEGIN_NAMESPACE
+
+OPENCLAW_INLINE detail::CompletionCallbacks& detail::CompletionCallbacks::instance() {
+    static CompletionCallbacks* const table = new CompletionCallbacks;  // intentionally immortal
+    return *table;
+}
+
+OPENCLAW_INLINE detail::CompletionCallbacks::CompletionCallbacks() {
+    std::thread([this] { poll(); }).detach();
+}
+
+OPENCLAW_INLINE void* detail::CompletionCallbacks::add(cl_event event, void* state, Run run,
+                                                       Destroy destroy) {
+    std::uintptr_t key = 0;
+    bool first = false;
+    {
+        const std::lock_guard lock(mutex_);
+        key = ++next_;
+        first = entries_.empty();
+        entries_.push_back({key, event, state, run, destroy, false});
+    }
+    if (first) {
+        wake_.notify_one();
+    }
+    return reinterpret_cast<void*>(key);
+}
+
+OPENCLAW_INLINE bool detail::CompletionCallbacks::take(std::uintptr_t key, Entry& out) noexcept {
+    const std::lock_guard lock(mutex_);
+    std::size_t low = 0;  // the keys ascend: binary search
+    std::size_t high = entries_.size();
+    while (low < high) {
+        const std::size_t middle = low + (high - low) / 2;
+        if (entries_[middle].key < key) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == entries_.size() || entries_[low].key != key || entries_[low].state == nullptr) {
+        return false;
+    }
+    out = entries_[low];
+    entries_[low].state = nullptr;  // taken: removed lazily, so that taking stays O(log n)
+    ++taken_;
+    while (!entries_.empty() && entries_.back().state == nullptr) {
+        entries_.pop_back();
+        --taken_;
+    }
+    if (taken_ > entries_.size() / 2) {
+        std::erase_if(entries_, [](const Entry& entry) { return entry.state == nullptr; });
+        taken_ = 0;
+    }
+    return true;
+}
+
+OPENCLAW_INLINE void detail::CompletionCallbacks::cancel(void* key) noexcept {
+    Entry entry{};
+    if (instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
+        entry.destroy(entry.state);
+    }
+}
+
+OPENCLAW_INLINE void CL_CALLBACK detail::CompletionCallbacks::from_driver(cl_event, cl_int status,
+                                                                          void* key) noexcept {
+    Entry entry{};
+    if (instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
+        // NVIDIA's driver (580) passes CL_COMPLETE, the status the callback was registered
+        // for, also for an event that failed: the event's own status says which it was.
+        cl_int actual = CL_COMPLETE;
+        if (status >= 0 &&
+            clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof actual, &actual,
+                           nullptr) == CL_SUCCESS &&
+            actual < 0) {
+            status = actual;
+        }
+        entry.run(entry.state, status);
+    }
+}
+
+OPENCLAW_INLINE void detail::CompletionCallbacks::poll() {
+    std::vector<std::pair<Entry, cl_int>> due;
+    for (;;) {
+        {
+            std::unique_lock lock(mutex_);
+            // 20 ms between polls, and at least 1 us per pending callback.
+            const auto interval = std::chrono::microseconds(
+                20000 + static_cast<std::chrono::microseconds::rep>(entries_.size()));
+            if (entries_.empty()) {
+                wake_.wait(lock, [this] { return !entries_.empty(); });
+            }
+            wake_.wait_for(lock, interval);
+            std::size_t kept = 0;
+            for (Entry& entry : entries_) {
+                if (entry.state == nullptr) {
+                    continue;  // taken by its driver call
+                }
+                cl_int status = CL_COMPLETE;
+                const bool known = clGetEventInfo(entry.event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                                                  sizeof status, &status, nullptr) == CL_SUCCESS;
+                if (!known || status < 0) {
+                    if (entry.failed_once) {
+                        due.emplace_back(entry, known ? status : CL_INVALID_EVENT);
+                        continue;
+                    }
+                    entry.failed_once = true;  // the driver's call may still be on its way
+                }
+                // Running, complete (the driver calls back) or failed since this poll only.
+                entries_[kept++] = entry;
+            }
+            entries_.resize(kept);
+            taken_ = 0;
+        }
+        for (const auto& [entry, status] : due) {
+            entry.run(entry.state, status);
+        }
+        due.clear();
+    }
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool WaitList::refuse(const char* call,
+                                                                   OnError on_error) const {
+    detail::fail(on_error, CL_INVALID_EVENT_WAIT_LIST, call,
+                 detail::concat("event ", refused_at_,
+                                " of the wait list is empty (default-constructed or moved-from)"));
+    return false;
+}
+
+OPENCLAW_INLINE void Event::wait(OnError on_error) const {
+    if (!*this) {
+        detail::refuse_empty(on_error, CL_INVALID_EVENT, "clWaitForEvents", "event");
+        return;
+    }
+    const cl_event raw = get();
+    check_wait(clWaitForEvents(1, &raw), on_error);
+}
+
+OPENCLAW_INLINE void Event::wait_all(std::span<const Event> events, OnError on_error) {
+    WaitList list;
+    for (const Event& event : events) {
+        detail::WaitListAccess::add_deferred(list, event);
+    }
+    if (!list.check("clWaitForEvents", on_error) || list.empty()) {
+        return;
+    }
+    const cl_int code = clWaitForEvents(list.size(), list.data());
+    if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        for (const Event& event : events) {
+            Status unreadable;
+            if (event.status(unreadable) < 0 && !event.check_wait(code, on_error)) {
+                return;
+            }
+        }
+    }
+    (void)detail::check(code, "clWaitForEvents", on_error,
+                        [&] { return detail::concat("waiting for ", list.size(), " events"); });
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE bool detail::BlockingWait::list_ok(const WaitList& wait,
+                                                                     const char* call,
+                                                                     OnError on_error,
+                                                                     cl_int returned) {
+    for (cl_uint i = 0; i < wait.size(); ++i) {
+        cl_int status = CL_COMPLETE;
+        if (clGetEventInfo(wait.data()[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status,
+                           &status, nullptr) == CL_SUCCESS &&
+            status < 0) {
+            fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
+                 returned == CL_SUCCESS
+                     ? concat("event ", i, " of the wait list has failed (its execution status is ",
+                              status, ", ", code_name(status), "): the command would never run")
+                     : concat("event ", i, " of the wait list failed (its execution status is ",
+                              status, ", ", code_name(status),
+                              "): the command did not run (the driver returned ", returned, ", ",
+                              code_name(returned), ")"));
+            return false;
+        }
+    }
+    return true;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void detail::BlockingWait::report(
+    const char* call, OnError on_error) const {
+    const cl_int code = status(*event_);
+    if (event_ != &own_) {
+        // The caller's event would be dropped unreleased if the report throws: a failed
+        // command gives no event, as every refused one does.
+        clReleaseEvent(*event_);
+        *event_ = nullptr;
+    }
+    fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
+         concat("the blocking command did not run: an event of its wait list failed (the "
+                "command's execution status is ",
+                code, ", ", code_name(code), "); the host memory was not ",
+                std::string_view(call).find("Read") != std::string_view::npos ? "filled" : "read"));
+}
+
+[[gnu::noinline]] OPENCLAW_INLINE bool WaitList::same_context(cl_context context, const char* call,
+                                                              OnError on_error) const {
+    for (cl_uint i = 0; i < size(); ++i) {
+        cl_context of = nullptr;
+        if (clGetEventInfo(data()[i], CL_EVENT_CONTEXT, sizeof of, &of, nullptr) == CL_SUCCESS &&
+            of != context) {
+            detail::fail(on_error, CL_INVALID_CONTEXT, call,
+                         detail::concat("event ", i,
+                                        " of the wait list belongs to another context than "
+                                        "the queue's"));
+            return false;
+        }
+    }
+    return true;
+}
+
+OPENCLAW_INLINE bool Event::check_wait(cl_int code, OnError on_error) const {
+    if (code == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
+        // The command's own (negative) status says why; if even that cannot be read, the
+        // wait's code is the error, not the failed query's.
+        std::error_code unreadable;
+        const cl_int status = this->status(unreadable);
+        detail::fail(on_error, code, "clWaitForEvents", detail::abnormal_end(status));
+        return false;
+    }
+    return detail::check(code, "clWaitForEvents", on_error);
+}
+
+OPENCLAW_INLINE std::chrono::nanoseconds Event::profiling(cl_profiling_info param,
+                                                          OnError on_error) const {
+    if (!*this) {
+        detail::refuse_empty(on_error, CL_INVALID_EVENT, "clGetEventProfilingInfo", "event");
+        return {};
+    }
+    cl_ulong value = 0;
+    const cl_int code = clGetEventProfilingInfo(get(), param, sizeof(value), &value, nullptr);
+    (void)detail::check(code, "clGetEventProfilingInfo", on_error, [&] {
+        return code == CL_PROFILING_INFO_NOT_AVAILABLE
+                   ? std::string(
+                         "no timestamps: create the queue with {.profiling = true} "
+                         "and wait for the command to complete")
+               : param == CL_PROFILING_COMMAND_QUEUED ? std::string("CL_PROFILING_COMMAND_QUEUED")
+               : param == CL_PROFILING_COMMAND_SUBMIT ? std::string("CL_PROFILING_COMMAND_SUBMIT")
+               : param == CL_PROFILING_COMMAND_START  ? std::string("CL_PROFILING_COMMAND_START")
+                                                      : std::string("CL_PROFILING_COMMAND_END");
+    });
+    return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(value));
+}
+
+OPENCLAW_INLINE detail::Handle<cl_event> UserEvent::create(const Context& context,
+                                                           OnError on_error) {
+    if (!context) {
+        detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateUserEvent", "context");
+        return {};
+    }
+    cl_int code = CL_SUCCESS;
+    cl_event raw = clCreateUserEvent(context.get(), &code);
+    raw = detail::created_or_null(raw, code);
+    if (!detail::check(code, "clCreateUserEvent", on_error)) {
+        return {};
+    }
+    return detail::Handle<cl_event>::adopt(raw);
+}
+
+OPENCLAW_INLINE void UserEvent::set(cl_int status, OnError on_error) const {
+    // A second clSetUserEventStatus is CL_INVALID_OPERATION by the specification, but not
+    // every driver says so (NVIDIA's returns CL_SUCCESS): the status is read first.
+    detail::Relay step(on_error);
+    const cl_int current = this->status(step);
+    if (step.failed()) {
+        return;
+    }
+    if (current == CL_COMPLETE || current < 0) {
+        detail::fail(on_error, CL_INVALID_OPERATION, "clSetUserEventStatus",
+                     detail::concat("a user event's status can be set once (it is already ",
+                                    current == CL_COMPLETE ? std::string("CL_COMPLETE")
+                                                           : std::string(code_name(current)),
+                                    ")"));
+        return;
+    }
+    (void)detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus", on_error,
+                        [] { return std::string("a user event's status can be set once"); });
+}
+
+OPENCLAW_END_NAMESPACE

@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
+// The side wings: coroutines and host callbacks, images, shared virtual memory, external memory;
+// part of the openclaw library (openclaw::openclaw), compiled once: cmake/openclawLibrary.cmake.
+
+#include <openclaw/impl/async.ipp>
+#include <openclaw/impl/external.ipp>
+#include <openclaw/impl/image.ipp>
+#include <openclaw/impl/svm.ipp>
