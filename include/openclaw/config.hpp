@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The configuration layer: the OpenCL API version openclaw compiles against (and <CL/cl.h>),
-// openclaw's version, the build mode (header-only or separately compiled), and the ABI namespace
+// openclaw's version, the build mode (header-only or the compiled library), and the ABI namespace
 // that names all three, so that units built differently cannot be linked into one program.
 
 // openclaw.pc cannot carry the language standard (docs/packaging.md), so a build without
@@ -64,9 +64,9 @@
 #define OPENCLAW_ABI_JOIN_(major, minor, api, mode, exceptions) \
     OPENCLAW_ABI_JOIN2_(major, minor, api, mode, exceptions)
 /// The inline namespace every openclaw entity lives in, e.g. `v0_2_cl300_he`: openclaw's version,
-/// CL_TARGET_OPENCL_VERSION, header-only (h) or separately compiled (s), with exceptions (e) or
+/// CL_TARGET_OPENCL_VERSION, header-only (h) or the compiled library (s), with exceptions (e) or
 /// without (n). Units that disagree name different entities, so passing an openclaw object from
-/// one to the other, or calling the separately compiled functions of another configuration, fails
+/// one to the other, or calling a compiled library of another configuration, fails
 /// to link (an undefined reference naming both namespaces) instead of mixing two definitions.
 #define OPENCLAW_ABI                                                                             \
     OPENCLAW_ABI_JOIN_(OPENCLAW_VERSION_MAJOR, OPENCLAW_VERSION_MINOR, CL_TARGET_OPENCL_VERSION, \

@@ -12,9 +12,6 @@ OPENCLAW_INLINE const BinaryCache& BinaryCache::user_default() {
     return cache;
 }
 
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
 namespace detail {
 
 OPENCLAW_INLINE Program load_cached_build(const Context& context, std::string_view source,

@@ -50,12 +50,6 @@ OPENCLAW_INLINE ArgInfo query_arg_info(cl_kernel kernel, cl_uint index, OnError 
     return info;
 }
 
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
-
 OPENCLAW_INLINE std::string host_param_name(const HostParam& param) {
     if (param.kind == ParamKind::image_read || param.kind == ParamKind::image_write) {
         return concat(param.kind == ParamKind::image_read ? "a read_only " : "a write_only ",
@@ -83,12 +77,6 @@ OPENCLAW_INLINE std::string host_param_name(const HostParam& param) {
     }
 }
 
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
-
 OPENCLAW_INLINE std::string object_mismatch(const HostParam& param, const ArgInfo& info) {
     if (param.kind == ParamKind::sampler) {
         return !info.known_type || info.type.scalar == Scalar::sampler
@@ -115,12 +103,6 @@ OPENCLAW_INLINE std::string object_mismatch(const HostParam& param, const ArgInf
     }
     return {};
 }
-
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
 
 OPENCLAW_INLINE std::string param_mismatch(const HostParam& param, const ArgInfo& info) {
     if (param.kind == ParamKind::image_read || param.kind == ParamKind::image_write ||
@@ -165,12 +147,6 @@ OPENCLAW_INLINE std::string param_mismatch(const HostParam& param, const ArgInfo
     return {};
 }
 
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
-
 OPENCLAW_INLINE bool verify_params(std::string_view name, const std::vector<ArgInfo>& infos,
                                    const HostParam* params, std::size_t count, OnError on_error) {
     for (std::size_t i = 0; i < count && i < infos.size(); ++i) {
@@ -191,12 +167,6 @@ OPENCLAW_INLINE bool verify_params(std::string_view name, const std::vector<ArgI
     return true;
 }
 
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
-
 OPENCLAW_INLINE std::string host_arg_name(const HostArg& arg) {
     const std::string element = host_type_name(arg.element, arg.element_size);
     switch (arg.form) {
@@ -210,12 +180,6 @@ OPENCLAW_INLINE std::string host_arg_name(const HostArg& arg) {
             return element;
     }
 }
-
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
 
 OPENCLAW_INLINE std::string argument_mismatch(const HostArg& arg, const ArgInfo& info,
                                               cl_int& code) {
@@ -278,12 +242,6 @@ OPENCLAW_INLINE std::string argument_mismatch(const HostArg& arg, const ArgInfo&
     }
     return {};
 }
-
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
 
 namespace type_names {
 

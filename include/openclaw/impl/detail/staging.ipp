@@ -28,12 +28,6 @@ OPENCLAW_INLINE std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of
     return {static_cast<StagingPool*>(state->staging.get()), std::move(lock)};
 }
 
-}  // namespace detail
-OPENCLAW_END_NAMESPACE
-
-OPENCLAW_BEGIN_NAMESPACE
-namespace detail {
-
 OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue queue,
                                          const StagingTuning& tuning, OnError on_error)
     : tuning_(tuning),
