@@ -61,6 +61,17 @@ macro(failure text)
   math(EXPR failures "${failures} + 1")
 endmacro()
 
+# check_heavy(<who> <layer> <standard header>): a failure when a file of a common-path layer
+# includes one of the heavy standard headers.
+macro(check_heavy who check_layer included_header)
+  list(FIND common_layers "${check_layer}" on_common_path)
+  list(FIND heavy "${included_header}" is_heavy)
+  if(NOT on_common_path EQUAL -1 AND NOT is_heavy EQUAL -1)
+    failure("${who} includes <${included_header}>: move what needs it to a side header, or do "
+            "without it")
+  endif()
+endmacro()
+
 set(rank 0)
 foreach(entry IN LISTS table)
   string(REPLACE " " ";" fields "${entry}")
@@ -126,12 +137,7 @@ foreach(entry IN LISTS table)
         endif()
       endif()
     else()
-      list(FIND common_layers "${layer}" on_common_path)
-      list(FIND heavy "${included}" is_heavy)
-      if(NOT on_common_path EQUAL -1 AND NOT is_heavy EQUAL -1)
-        failure("${header} (${layer}, on the common path) includes <${included}>: move what needs "
-                "it to a side header, or do without it")
-      endif()
+      check_heavy("${header} (${layer}, on the common path)" "${layer}" "${included}")
     endif()
   endforeach()
 endforeach()
@@ -169,12 +175,9 @@ foreach(body IN LISTS bodies)
         failure("${body} includes <${included}>, which is not at or below ${header}")
       endif()
     else()
-      list(FIND common_layers "${layer_of_${header}}" on_common_path)
-      list(FIND heavy "${included}" is_heavy)
-      if(NOT on_common_path EQUAL -1 AND NOT is_heavy EQUAL -1)
-        failure("${body} (bodies of the common path, included by header-only builds) includes "
-                "<${included}>")
-      endif()
+      # Header-only builds include the bodies with their header: the same rule.
+      check_heavy("${body} (bodies of ${header}, on the common path)" "${layer_of_${header}}"
+                  "${included}")
     endif()
   endforeach()
 endforeach()
