@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "corpus/large.cl.hpp"
 #include "corpus/no_parameters.cl.hpp"
 #include "corpus/signatures.cl.hpp"
 #include "corpus/signatures_fp64.cl.hpp"
@@ -99,6 +100,19 @@ static_assert(
 static_assert(
     std::is_same_v<openclaw::kernel_t<corpus::signatures_fp64, "dot_double">,
                    Kernel<In<cl_double>, In<cl_double2>, Out<cl_double>, cl_double16, cl_double>>);
+
+// A source of 1,015 lines (tests/corpus/make_large.py) with 15-parameter kernels, typed with the
+// compilers' default constexpr budgets (CI sets no -fconstexpr-steps / -fconstexpr-ops-limit):
+// the last kernel, whose pointers it reads and writes, and the first, which only stores; the
+// pointer a directive names is Global<T> in both.
+static_assert(std::is_same_v<openclaw::kernel_t<corpus::large, "k21">,
+                             Kernel<In<float>, Global<float>, cl_uint, In<float>, Global<float>,
+                                    cl_uint, In<float>, Global<float>, cl_uint, In<float>,
+                                    Global<float>, cl_uint, In<float>, Global<float>, cl_uint>>);
+static_assert(std::is_same_v<openclaw::kernel_t<corpus::large, "k0">,
+                             Kernel<In<float>, Out<float>, cl_uint, In<float>, Out<float>, cl_uint,
+                                    In<float>, Out<float>, cl_uint, In<float>, Out<float>, cl_uint,
+                                    In<float>, Global<float>, cl_uint>>);
 
 // Inline sources work too: a char array, a const char* and a std::string_view constant.
 constexpr char array_source[] = "__kernel void k(__global const int* a, __local int* b) {}";

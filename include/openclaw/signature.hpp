@@ -1171,45 +1171,83 @@ constexpr bool defines_macro(std::string_view text, std::string_view name) noexc
 /// Bits of how a kernel's body uses a pointer parameter.
 enum BodyUse : unsigned char { body_reads = 1, body_writes = 2 };
 
-/// True if a preprocessor directive of `text` mentions the identifier `name` (a macro that may
-/// read or write the parameter where the body does not name it). Comments do not count.
-constexpr bool mentioned_in_directive(std::string_view text, std::string_view name) noexcept {
+inline constexpr std::size_t max_directive_words = 512;
+
+/// The identifiers the preprocessor directives of a text name (a macro may read or write a
+/// parameter where the body does not name it), found once per source. Comments do not count. A
+/// text with more than fit is marked `overflow`, and then every name counts as mentioned.
+struct DirectiveWords {
+    struct Word {
+        std::size_t begin = 0;
+        std::size_t size = 0;
+    };
+    std::array<Word, max_directive_words> words{};
+    std::size_t count = 0;
+    bool overflow = false;
+
+    /// True if a directive names `name` (always true after an overflow: conservative).
+    constexpr bool mention(std::string_view text, std::string_view name) const noexcept {
+        if (overflow) {
+            return true;
+        }
+        for (std::size_t i = 0; i < count; ++i) {
+            if (words[i].size == name.size() &&
+                text.substr(words[i].begin, words[i].size) == name) {
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
+/// Collects the identifiers of `text`'s directives. A line that is no directive costs one test
+/// per character, so that sources of thousands of lines stay inside the compilers' default
+/// constexpr budgets (tests/test_signature.cpp, bench/compile_time/run.sh).
+constexpr DirectiveWords directive_words(std::string_view text) noexcept {
+    DirectiveWords found;
+    const char* const data = text.data();
     std::size_t at = 0;
     const std::size_t n = text.size();
     while (at < n) {
-        while (at < n && (text[at] == ' ' || text[at] == '\t')) {
+        while (at < n && (data[at] == ' ' || data[at] == '\t')) {
             ++at;
         }
-        const bool directive = at < n && text[at] == '#';
-        while (at < n && text[at] != '\n') {
-            const char c = text[at];
-            if (!directive) {
+        if (at >= n || data[at] != '#') {
+            while (at < n && data[at] != '\n') {
                 ++at;
-            } else if (c == '/' && at + 1 < n && text[at + 1] == '/') {
-                while (at < n && text[at] != '\n') {
+            }
+            ++at;
+            continue;
+        }
+        while (at < n && data[at] != '\n') {
+            const char c = data[at];
+            if (c == '/' && at + 1 < n && data[at + 1] == '/') {
+                while (at < n && data[at] != '\n') {
                     ++at;
                 }
-            } else if (c == '/' && at + 1 < n && text[at + 1] == '*') {
+            } else if (c == '/' && at + 1 < n && data[at + 1] == '*') {
                 const std::size_t close = text.find("*/", at + 2);
                 at = close == std::string_view::npos ? n : close + 2;
-            } else if (is_identifier_start(c) && (at == 0 || !is_identifier_char(text[at - 1]))) {
+            } else if (is_identifier_start(c) && (at == 0 || !is_identifier_char(data[at - 1]))) {
                 std::size_t end = at;
-                while (end < n && is_identifier_char(text[end])) {
+                while (end < n && is_identifier_char(data[end])) {
                     ++end;
                 }
-                if (text.substr(at, end - at) == name) {
-                    return true;
+                if (found.count == max_directive_words) {
+                    found.overflow = true;
+                    return found;
                 }
+                found.words[found.count++] = {at, end - at};
                 at = end;
             } else {
                 // A line splice continues the directive on the next line.
-                at += c == '\\' && at + 1 < n && text[at + 1] == '\n' ? std::size_t{2}
+                at += c == '\\' && at + 1 < n && data[at + 1] == '\n' ? std::size_t{2}
                                                                       : std::size_t{1};
             }
         }
         ++at;
     }
-    return false;
+    return found;
 }
 
 /// How the use of a pointer `p` followed by `[` ends: after the index (and any `.member` or
@@ -1308,7 +1346,8 @@ constexpr void scan_body(const BasicSignature<Capacity>& sig, std::size_t body,
 template <std::size_t Capacity>
 constexpr std::array<unsigned char, Capacity> body_uses(const BasicSignature<Capacity>& sig,
                                                         std::string_view name,
-                                                        const KernelIndex& index) noexcept {
+                                                        const KernelIndex& index,
+                                                        const DirectiveWords& directives) noexcept {
     std::array<unsigned char, Capacity> uses{};
     const auto unknown = [&sig](std::array<unsigned char, Capacity>& marks) {
         for (std::size_t i = 0; i < sig.count && i < Capacity; ++i) {
@@ -1359,7 +1398,7 @@ constexpr std::array<unsigned char, Capacity> body_uses(const BasicSignature<Cap
             for (std::size_t i = 0; i < own.count && i < Capacity; ++i) {
                 const ParamDecl& decl = own.params[i];
                 if (decl.space == AddressSpace::global && decl.pointers > 0 && !decl.is_const &&
-                    mentioned_in_directive(text, own.name_of(i))) {
+                    directives.mention(text, own.name_of(i))) {
                     uses[i] = body_reads | body_writes;
                 }
             }
@@ -1494,10 +1533,14 @@ inline constexpr BasicSignature<signature_size_of<Source, Name>> signature_of =
     parse_kernel_signature<signature_size_of<Source, Name>>(source_text_of<Source>, Name.view(),
                                                             kernel_index_of<Source>);
 
+/// The identifiers Source's directives name, collected once per translation unit.
+template <const auto& Source>
+inline constexpr DirectiveWords directive_words_of = directive_words(source_text_of<Source>);
+
 /// How kernel Name of Source uses its non-const `__global` pointers (see body_uses()).
 template <const auto& Source, FixedString Name>
 inline constexpr auto body_uses_of = body_uses(signature_of<Source, Name>, Name.view(),
-                                               kernel_index_of<Source>);
+                                               kernel_index_of<Source>, directive_words_of<Source>);
 
 template <const auto& Sig, std::size_t I>
 consteval FixedString<Sig.params[I].type_size + 1> user_type_name() {
