@@ -320,12 +320,28 @@ TEST_CASE("processes building the same program at once share one entry") {
     std::vector<pid_t> pids;
     const std::string worker = OPENCLAW_CACHE_WORKER;
     const std::string directory = dir.string();
-    std::vector<char*> environment;
-    for (const std::string& entry : startup_environment) {
-        environment.push_back(const_cast<char*>(entry.c_str()));
-    }
-    environment.push_back(nullptr);
+    // Each worker gets a kernel cache of its own from PoCL (POCL_CACHE_DIR). PoCL 3.1's cache is
+    // not safe between processes that build the same program at once: one process serializes
+    // the program's cache directory while another is still writing it, and the binary it hands
+    // out makes PoCL abort on loading ("pocl_binary_get_kernels_metadata: Assertion `len > 0'"),
+    // seen in about 1 of 6 runs of three such tests at once. openclaw's cache, the subject here,
+    // stays shared.
+    std::vector<std::vector<std::string>> environments(processes);
     for (int p = 0; p < processes; ++p) {
+        for (const std::string& entry : startup_environment) {
+            if (!entry.starts_with("POCL_CACHE_DIR=")) {
+                environments[p].push_back(entry);
+            }
+        }
+        environments[p].push_back("POCL_CACHE_DIR=" +
+                                  fresh_directory("processes-pocl-" + std::to_string(p)).string());
+    }
+    for (int p = 0; p < processes; ++p) {
+        std::vector<char*> environment;
+        for (const std::string& entry : environments[p]) {
+            environment.push_back(const_cast<char*>(entry.c_str()));
+        }
+        environment.push_back(nullptr);
         char* argv[] = {const_cast<char*>(worker.c_str()), const_cast<char*>(directory.c_str()),
                         nullptr};
         pid_t pid = 0;
