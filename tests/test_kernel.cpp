@@ -3,6 +3,7 @@
 // allocations compared with the raw C API's.
 #include <openclaw/openclaw.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <numeric>
@@ -933,4 +934,105 @@ TEST_CASE("a launch with an argument not set yet names it") {
     auto wrapped = ScaleKernel::adopt(raw);
     env().queue.enqueue(wrapped, NDRange{n});
     CHECK(read_all(out) == std::vector<float>(n, 2.0f));
+}
+
+namespace {
+
+// A user's own type made a kernel argument kind: one specialisation of ArgumentTraits beside the
+// type, as image.hpp and svm.hpp add theirs; Kernel and DynamicKernel need no change.
+struct Field {
+    const openclaw::ReadWriteBuffer<float>* data = nullptr;
+};
+
+}  // namespace
+
+OPENCLAW_BEGIN_NAMESPACE
+namespace detail {
+template <>
+struct ArgumentTraits<Field> {
+    static constexpr ArgForm form = ArgForm::memory;
+    static constexpr const char* name = "field";
+    using element_type = float;
+    static constexpr bool kernel_reads = true;
+    static constexpr bool kernel_writes = true;
+    static constexpr const char* access_name = "ReadWrite";
+    static constexpr bool dynamic = true;
+    static cl_mem handle(const Field& field) noexcept {
+        return field.data == nullptr ? nullptr : field.data->get();
+    }
+    static cl_context context(const Field& field) noexcept {
+        return field.data == nullptr ? nullptr : field.data->context_handle();
+    }
+    template <class P>
+    static consteval Verdict verdict() {
+        if constexpr (ParamTraits<P>::kind == ParamKind::scalar) {
+            return Verdict::scalar_got_buffer;
+        } else if constexpr (!is_pointer_param<P>) {
+            return wanted_by<P>();
+        } else {
+            return std::is_same_v<typename ParamTraits<P>::element_type, float>
+                       ? Verdict::ok
+                       : Verdict::element_mismatch;
+        }
+    }
+};
+}  // namespace detail
+OPENCLAW_END_NAMESPACE
+
+static_assert(openclaw::detail::verdict<Out<float>, Field>() == openclaw::detail::Verdict::ok);
+static_assert(openclaw::detail::verdict<Out<cl_int>, Field>() ==
+              openclaw::detail::Verdict::element_mismatch);
+static_assert(openclaw::detail::verdict<cl_float, Field>() ==
+              openclaw::detail::Verdict::scalar_got_buffer);
+static_assert(openclaw::detail::verdict<Local<float>, Field>() ==
+              openclaw::detail::Verdict::needs_local_mem);
+
+TEST_CASE("an argument kind of the user's own is one ArgumentTraits specialisation") {
+    const std::size_t n = 64;
+    std::vector<float> values(n);
+    std::iota(values.begin(), values.end(), 1.0f);
+    const openclaw::ReadOnlyBuffer<float> in{env().queue, values};
+    const openclaw::ReadWriteBuffer<float> storage{env().context, n};
+    const Field field{&storage};
+    std::vector<float> expected(n);
+    std::vector<float> got(n);
+
+    SECTION("a typed kernel sets it as the memory object it names and holds it") {
+        ScaleKernel kernel = scale_kernel();
+        env().queue.enqueue(kernel.set_args(in, field, 3.0f), NDRange{n});
+        env().queue.read(storage, got);
+        std::transform(values.begin(), values.end(), expected.begin(),
+                       [](float v) { return v * 3.0f; });
+        CHECK(got == expected);
+    }
+    SECTION("DynamicKernel compares it with the driver's description and sets it") {
+        openclaw::DynamicKernel kernel = make_scale<openclaw::DynamicKernel>();
+        env().queue.enqueue(kernel.set_args(in, field, 0.5f), NDRange{n});
+        env().queue.read(storage, got);
+        std::transform(values.begin(), values.end(), expected.begin(),
+                       [](float v) { return v * 0.5f; });
+        CHECK(got == expected);
+        if (kernel.has_arg_info()) {
+            // The kind's element type meets the driver's: a float field for a float* is right,
+            // a field for the value parameter is not.
+            const auto error = thrown<openclaw::Error>([&] { kernel.set_args(in, field, field); });
+            REQUIRE(error);
+            CHECK_THAT(error->what(), has("argument 2"));
+            CHECK_THAT(error->what(), has("a buffer cannot be passed"));
+        }
+    }
+    SECTION("it takes part in the mapping check of memory objects") {
+        ScaleKernel kernel = scale_kernel();
+        const auto view = env().queue.map_read_write(storage);
+        const auto error = thrown<openclaw::Error>([&] { kernel.set_args(in, field, 1.0f); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_OPERATION);
+    }
+    SECTION("an empty one is refused by name before the driver sees it") {
+        ScaleKernel kernel = scale_kernel();
+        const Field empty{};
+        const auto error = thrown<openclaw::Error>([&] { kernel.set_args(in, empty, 1.0f); });
+        REQUIRE(error);
+        CHECK_THAT(error->what(), has("field"));
+    }
 }

@@ -94,21 +94,6 @@ inline constexpr bool is_image = false;
 template <ImageShape S, class P, class A>
 inline constexpr bool is_image<Image<S, P, A>> = true;
 
-template <class A>
-inline constexpr bool is_svm_pointer = false;
-template <class T>
-inline constexpr bool is_svm_pointer<SvmPointer<T>> = true;
-
-template <class A>
-inline constexpr bool is_local_mem = false;
-template <class T>
-inline constexpr bool is_local_mem<LocalMem<T>> = true;
-
-template <class A>
-inline constexpr bool is_sampler = false;
-template <>
-inline constexpr bool is_sampler<Sampler> = true;
-
 }  // namespace detail
 
 OPENCLAW_END_NAMESPACE

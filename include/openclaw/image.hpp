@@ -637,6 +637,64 @@ class Sampler {
     detail::ResetOnMove<cl_context> context_;
 };
 
+namespace detail {
+
+/// The kernel-argument rule of an image (params.hpp): its cl_mem, for a read_only or write_only
+/// image parameter of the same shape and pixel format that its access allows.
+template <ImageShape Shape, class Pixel, class Access>
+struct ArgumentTraits<Image<Shape, Pixel, Access>> {
+    static constexpr ArgForm form = ArgForm::memory;
+    static constexpr const char* name = "image";
+    static constexpr bool dynamic = false;  // DynamicKernel takes no images
+    static cl_mem handle(const Image<Shape, Pixel, Access>& image) noexcept { return image.get(); }
+    static cl_context context(const Image<Shape, Pixel, Access>& image) noexcept {
+        return image.context_handle();
+    }
+
+    template <class P>
+    static consteval Verdict verdict() {
+        using Traits = ParamTraits<P>;
+        if constexpr (Traits::kind == ParamKind::scalar) {
+            return Verdict::scalar_got_object;
+        } else if constexpr (Traits::kind != ParamKind::image_read &&
+                             Traits::kind != ParamKind::image_write) {
+            return wanted_by<P>();
+        } else if constexpr (Shape != Traits::shape) {
+            return Verdict::image_shape;
+        } else if constexpr (!Traits::any_pixel &&
+                             !std::is_same_v<Pixel, typename Traits::pixel_type>) {
+            return Verdict::image_pixel;
+        } else if constexpr (Traits::kind == ParamKind::image_read) {
+            return Access::kernel_reads ? Verdict::ok : Verdict::image_needs_readable;
+        } else {
+            return Access::kernel_writes ? Verdict::ok : Verdict::image_needs_writable;
+        }
+    }
+};
+
+/// The kernel-argument rule of a sampler: its cl_sampler, for a sampler_t parameter.
+template <>
+struct ArgumentTraits<Sampler> {
+    static constexpr ArgForm form = ArgForm::object;
+    static constexpr const char* name = "sampler";
+    static constexpr bool dynamic = false;  // DynamicKernel takes no samplers
+    static cl_sampler handle(const Sampler& sampler) noexcept { return sampler.get(); }
+    static cl_context context(const Sampler& sampler) noexcept { return sampler.context_handle(); }
+
+    template <class P>
+    static consteval Verdict verdict() {
+        if constexpr (ParamTraits<P>::kind == ParamKind::scalar) {
+            return Verdict::scalar_got_object;
+        } else if constexpr (ParamTraits<P>::kind != ParamKind::sampler) {
+            return wanted_by<P>();
+        } else {
+            return Verdict::ok;
+        }
+    }
+};
+
+}  // namespace detail
+
 // ---- the queue's image commands that are not the image's own members ------------------------
 
 namespace detail {

@@ -93,10 +93,11 @@ MadeKernel describe_kernel(Handle<cl_kernel> handle, OnError on_error);
 /// statement ends, before the launch; NVIDIA's driver then reports CL_INVALID_KERNEL_ARGS, PoCL
 /// reads freed memory.
 template <class A>
-inline constexpr bool outlives_the_call =
-    std::is_lvalue_reference_v<A> ||
-    !(is_buffer<std::remove_cvref_t<A>> || is_image<std::remove_cvref_t<A>> ||
-      is_sampler<std::remove_cvref_t<A>>);
+inline constexpr bool outlives_the_call = std::is_lvalue_reference_v<A> ||
+                                          (ArgumentTraits<std::remove_cvref_t<A>>::form !=
+                                               ArgForm::memory &&
+                                           ArgumentTraits<std::remove_cvref_t<A>>::form !=
+                                               ArgForm::object);
 
 /// True for what may end an argument list as its error target: an OnError, or the
 /// std::error_code or Status it is made from (as the last argument of any other call).
@@ -270,16 +271,17 @@ class KernelBase {
         return mem;
     }
 
-    /// \private Sets a sampler argument for parameter `index` (clSetKernelArg) after refusing an
-    /// empty sampler or one of another context; false after a failure.
-    template <class S>
-    bool set_sampler(cl_uint index, const S& sampler, OnError on_error) const {
-        const cl_sampler raw = sampler.get();
+    /// \private Sets an object argument other than memory (a sampler: `what` says which) for
+    /// parameter `index` (clSetKernelArg) after refusing an empty one or one of another context;
+    /// false after a failure.
+    template <class RawHandle>
+    bool set_object(cl_uint index, RawHandle raw, cl_context context, const char* what,
+                    OnError on_error) const {
         if (raw == nullptr) [[unlikely]] {
-            return empty_argument(index, "sampler", on_error);
+            return empty_argument(index, what, on_error);
         }
-        if (sampler.context_handle() != context_handle()) [[unlikely]] {
-            return foreign_argument(index, "sampler", on_error);
+        if (context != context_handle()) [[unlikely]] {
+            return foreign_argument(index, what, on_error);
         }
         return set_raw(index, sizeof(raw), &raw, on_error);
     }
@@ -301,33 +303,29 @@ class KernelBase {
     [[gnu::cold]] bool local_refused(cl_uint index, std::size_t count, std::size_t element_size,
                                      OnError on_error) const;
 
-    /// \private Sets argument `index` of a kind every kernel treats alike: a buffer, an image, a
-    /// sampler, an SVM pointer, LocalMem or a value (`value_size` bytes at `value`, already of
-    /// the parameter's type). Returns the memory object to track for the mapping check (nullptr
-    /// for others), with `ok` false after a failure.
+    /// \private Sets argument `index` as its kind's ArgumentTraits say (params.hpp): a memory
+    /// object, another object, an SVM pointer, a __local size, or a value (already of the
+    /// parameter's type). Returns the memory object to track for the mapping check (nullptr
+    /// for other forms), with `ok` false after a failure.
     template <class Arg>
-    cl_mem set_common(cl_uint index, const Arg& arg, detail::Use use, std::size_t local_element,
-                      bool& ok, OnError on_error) const {
-        if constexpr (detail::is_buffer<Arg>) {
-            const cl_mem mem =
-                set_mem(index, arg.get(), arg.context_handle(), use, "buffer", on_error);
+    cl_mem set_common(cl_uint index, const Arg& arg, detail::Use use, bool& ok,
+                      OnError on_error) const {
+        using Traits = detail::ArgumentTraits<Arg>;
+        if constexpr (Traits::form == detail::ArgForm::memory) {
+            const cl_mem mem = set_mem(index, Traits::handle(arg), Traits::context(arg), use,
+                                       Traits::name, on_error);
             ok = mem != nullptr;
             return mem;
-        } else if constexpr (detail::is_image<Arg>) {
-            const cl_mem mem =
-                set_mem(index, arg.get(), arg.context_handle(), use, "image", on_error);
-            ok = mem != nullptr;
-            return mem;
-        } else if constexpr (detail::is_sampler<Arg>) {
-            ok = set_sampler(index, arg, on_error);
+        } else if constexpr (Traits::form == detail::ArgForm::object) {
+            ok = set_object(index, Traits::handle(arg), Traits::context(arg), Traits::name,
+                            on_error);
             return nullptr;
-        } else if constexpr (detail::is_svm_pointer<Arg>) {
-            static_assert(CL_TARGET_OPENCL_VERSION >= 200 || sizeof(Arg) == 0,
-                          "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
-            ok = set_svm(index, arg.pointer, on_error);
+        } else if constexpr (Traits::form == detail::ArgForm::svm) {
+            ok = set_svm(index, Traits::pointer(arg), on_error);
             return nullptr;
-        } else if constexpr (detail::is_local_mem<Arg>) {
-            ok = set_local(index, arg.count, local_element, on_error);
+        } else if constexpr (Traits::form == detail::ArgForm::local) {
+            ok = set_local(index, Traits::count(arg), sizeof(typename Traits::element_type),
+                           on_error);
             return nullptr;
         } else {
             ok = set_raw(index, sizeof(Arg), &arg, on_error);
@@ -641,28 +639,27 @@ class Kernel : public KernelBase {
 
     template <class Param, class Arg>
     bool set_in(ArgCache& cache, cl_uint index, const Arg& arg, OnError on_error) {
+        using Traits = detail::ArgumentTraits<Arg>;
         bool ok = false;
-        if constexpr (detail::is_buffer<Arg> || detail::is_image<Arg>) {
-            const cl_mem mem = arg.get();
+        if constexpr (Traits::form == detail::ArgForm::memory) {
+            const cl_mem mem = Traits::handle(arg);
             // The same memory object as last time: set, checked and held already; only the
             // mapping check is made again (a view may have been made since).
             if (mem != nullptr && mem == cache.mems[index].get()) [[likely]] {
                 return detail::map_registry.check(mem, uses_[index], "clSetKernelArg", on_error);
             }
-            const cl_mem set = set_common(index, arg, uses_[index], 0, ok, on_error);
+            const cl_mem set = set_common(index, arg, uses_[index], ok, on_error);
             hold(cache, index, set, on_error);
             mark(cache, index, ok);
-        } else if constexpr (detail::is_sampler<Arg> || detail::is_svm_pointer<Arg> ||
-                             detail::is_local_mem<Arg>) {
-            constexpr std::size_t element =
-                sizeof(typename detail::ParamTraits<Param>::element_type);
-            (void)set_common(index, arg, uses_[index], element, ok, on_error);
+        } else if constexpr (Traits::form != detail::ArgForm::value) {
+            (void)set_common(index, arg, uses_[index], ok, on_error);
             cache.mems[index].reset();
             cache.valued[index] = false;
             mark(cache, index, ok);
-            if constexpr (detail::is_local_mem<Arg>) {
+            if constexpr (Traits::form == detail::ArgForm::local) {
                 // Bytes as set (the count and its product were checked by set_local).
-                cache.local[index] = ok ? arg.count * element : 0;
+                constexpr std::size_t element = sizeof(typename Traits::element_type);
+                cache.local[index] = ok ? Traits::count(arg) * element : 0;
                 std::size_t total = 0;  // saturates: any sum past size_t exceeds every device
                 for (const std::size_t bytes : cache.local) {
                     total = detail::saturating_add(total, bytes);
@@ -676,7 +673,7 @@ class Kernel : public KernelBase {
                 std::memcmp(cache.values[index].data(), &value, sizeof(Param)) == 0) [[likely]] {
                 return true;
             }
-            (void)set_common(index, value, uses_[index], 0, ok, on_error);
+            (void)set_common(index, value, uses_[index], ok, on_error);
             cache.valued[index] = ok;
             mark(cache, index, ok);
             if (ok) {
@@ -705,11 +702,10 @@ class Kernel : public KernelBase {
 
 namespace detail {
 
-/// What DynamicKernel::set_args accepts: buffers, SVM pointers, LocalMem and plain values.
+/// What DynamicKernel::set_args accepts: the argument kinds whose ArgumentTraits say `dynamic`
+/// (buffers, SVM pointers, LocalMem and plain values).
 template <class A>
-concept DynamicArgument = is_buffer<A> || is_svm_pointer<A> || is_local_mem<A> ||
-    (std::is_trivially_copyable_v<A> && !std::is_pointer_v<A> && !std::is_same_v<A, bool> &&
-     !std::is_array_v<A> && !is_error_target<A&>);
+concept DynamicArgument = ArgumentTraits<A>::dynamic && !is_error_target<A&>;
 
 }  // namespace detail
 
@@ -976,15 +972,13 @@ class DynamicKernel : public KernelBase {
 
     template <class Arg>
     bool set_one(Record& record, cl_uint index, const Arg& arg, OnError on_error) {
+        using Traits = detail::ArgumentTraits<Arg>;
         bool ok = false;
         detail::Use use = detail::Use::read;
-        std::size_t local_element = 0;
-        if constexpr (detail::is_buffer<Arg>) {
-            use = use_of(index, Arg::access_type::kernel_writes);
-        } else if constexpr (detail::is_local_mem<Arg>) {
-            local_element = sizeof(typename Arg::value_type);
+        if constexpr (Traits::form == detail::ArgForm::memory) {
+            use = use_of(index, Traits::kernel_writes);
         }
-        const cl_mem set = set_common(index, arg, use, local_element, ok, on_error);
+        const cl_mem set = set_common(index, arg, use, ok, on_error);
         Bound& bound = record.bound[index];
         if (ok && !bound.set) {
             bound.set = true;
@@ -997,8 +991,9 @@ class DynamicKernel : public KernelBase {
         }
         bound.use = use;
         std::size_t local = 0;
-        if constexpr (detail::is_local_mem<Arg>) {
-            local = ok ? arg.count * local_element : 0;  // checked by set_local
+        if constexpr (Traits::form == detail::ArgForm::local) {
+            local = ok ? Traits::count(arg) * sizeof(typename Traits::element_type)
+                       : 0;  // checked by set_local
         }
         if (local != bound.local) {
             bound.local = local;

@@ -3,8 +3,9 @@
 // Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, scalars) and the
 // compile-time rules deciding which C++ argument fits which parameter (kernels layer). A mismatch
 // is a static_assert whose message names the argument's index and the reason. Image and sampler
-// parameters (image.hpp) and SVM arguments (svm.hpp) plug into the same rules: their descriptors
-// specialise ParamTraits, and the rules look at them only when such an argument is passed.
+// parameters (image.hpp) plug into the same rules by specialising ParamTraits; each argument kind
+// brings its rule as a specialisation of ArgumentTraits beside its type (images, samplers and SVM
+// pointers in their own headers).
 
 #include <openclaw/detail/map_registry.hpp>
 #include <openclaw/fwd.hpp>
@@ -163,32 +164,59 @@ concept NonNarrowing = requires(From&& from) {
     To{static_cast<From&&>(from)};
 };
 
-template <class P, class A>
-consteval Verdict verdict() {
-    using Traits = ParamTraits<P>;
-    using E = typename Traits::element_type;
-    if constexpr (Traits::kind == ParamKind::image_read || Traits::kind == ParamKind::image_write) {
-        if constexpr (!is_image<A>) {
-            return Verdict::needs_image;
-        } else if constexpr (A::shape != Traits::shape) {
-            return Verdict::image_shape;
-        } else if constexpr (!Traits::any_pixel &&
-                             !std::is_same_v<typename A::pixel_type, typename Traits::pixel_type>) {
-            return Verdict::image_pixel;
-        } else if constexpr (Traits::kind == ParamKind::image_read) {
-            return A::access_type::kernel_reads ? Verdict::ok : Verdict::image_needs_readable;
-        } else {
-            return A::access_type::kernel_writes ? Verdict::ok : Verdict::image_needs_writable;
-        }
-    } else if constexpr (Traits::kind == ParamKind::sampler) {
-        return is_sampler<A> ? Verdict::ok : Verdict::needs_sampler;
-    } else if constexpr (Traits::kind == ParamKind::scalar && (is_image<A> || is_sampler<A>)) {
-        return Verdict::scalar_got_object;
-    } else if constexpr (Traits::kind == ParamKind::scalar) {
-        if constexpr (is_buffer<A> || is_svm_pointer<A>) {
-            return Verdict::scalar_got_buffer;
-        } else if constexpr (is_local_mem<A>) {
-            return Verdict::scalar_got_local_mem;
+/// True for the pointer parameters a Buffer or an SVM pointer is passed for.
+template <class P>
+inline constexpr bool is_pointer_param =
+    ParamTraits<P>::kind == ParamKind::in || ParamTraits<P>::kind == ParamKind::out ||
+    ParamTraits<P>::kind == ParamKind::in_out || ParamTraits<P>::kind == ParamKind::global ||
+    ParamTraits<P>::kind == ParamKind::constant;
+
+/// What parameter P asks for, said to an argument of a kind P does not take.
+template <class P>
+consteval Verdict wanted_by() {
+    constexpr ParamKind kind = ParamTraits<P>::kind;
+    return kind == ParamKind::image_read || kind == ParamKind::image_write ? Verdict::needs_image
+           : kind == ParamKind::sampler                                    ? Verdict::needs_sampler
+           : kind == ParamKind::local  ? Verdict::needs_local_mem
+           : kind == ParamKind::scalar ? Verdict::scalar_mismatch
+                                       : Verdict::needs_buffer;
+}
+
+/// How an argument reaches the kernel: the OpenCL call that sets it, and what is kept of it.
+enum class ArgForm {
+    value,   ///< its bytes (clSetKernelArg), converted to a typed kernel's parameter type first
+    memory,  ///< a cl_mem (clSetKernelArg), checked against mappings and held until replaced
+    object,  ///< another handle (a cl_sampler), set as its bytes after the same checks
+    svm,     ///< a shared pointer (clSetKernelArgSVMPointer)
+    local,   ///< a __local size (clSetKernelArg with no value)
+};
+
+/// The kernel-argument rule of a C++ type: the extension point of argument kinds. Each kind
+/// specialises it beside its own type (a Buffer and LocalMem below, an Image and a Sampler in
+/// image.hpp, an SVM pointer in svm.hpp); Kernel and DynamicKernel ask only this trait. A
+/// specialisation has:
+///  - `form` (ArgForm), and by form: `handle(a)` and `context(a)` (memory, object), `pointer(a)`
+///    (svm), `count(a)` (local); `name`, what an error calls it;
+///  - `verdict<P>()`: whether it fits typed parameter P, or the Verdict saying why not
+///    (wanted_by<P>() for parameter kinds it is never passed for);
+///  - `dynamic`: whether DynamicKernel takes it (checked against the driver's arg info through
+///    `element_type`, `kernel_reads`, `kernel_writes` and `access_name`).
+/// The primary template is the rule of values: trivially copyable types set as their bytes.
+template <class A>
+struct ArgumentTraits {
+    static constexpr ArgForm form = ArgForm::value;
+    static constexpr const char* name = "value";
+    using element_type = A;
+    static constexpr bool kernel_reads = false;
+    static constexpr bool kernel_writes = false;
+    static constexpr const char* access_name = "";
+    static constexpr bool dynamic = std::is_trivially_copyable_v<A> && !std::is_pointer_v<A> &&
+                                    !std::is_same_v<A, bool> && !std::is_array_v<A>;
+
+    template <class P>
+    static consteval Verdict verdict() {
+        if constexpr (ParamTraits<P>::kind != ParamKind::scalar) {
+            return wanted_by<P>();
         } else if constexpr (std::is_same_v<A, P>) {
             return Verdict::ok;
         } else if constexpr (std::is_arithmetic_v<P> &&
@@ -197,42 +225,77 @@ consteval Verdict verdict() {
         } else {
             return Verdict::scalar_mismatch;
         }
-    } else if constexpr (Traits::kind == ParamKind::local) {
-        if constexpr (!is_local_mem<A>) {
-            return Verdict::needs_local_mem;
-        } else if constexpr (!std::is_same_v<A, LocalMem<E>>) {
+    }
+};
+
+/// LocalMem<T>{count}: `count` elements of T of __local memory per work-group.
+template <class T>
+struct ArgumentTraits<LocalMem<T>> {
+    static constexpr ArgForm form = ArgForm::local;
+    static constexpr const char* name = "LocalMem";
+    using element_type = T;
+    static constexpr bool kernel_reads = false;
+    static constexpr bool kernel_writes = false;
+    static constexpr const char* access_name = "";
+    static constexpr bool dynamic = true;
+    static std::size_t count(const LocalMem<T>& local) noexcept { return local.count; }
+
+    template <class P>
+    static consteval Verdict verdict() {
+        if constexpr (ParamTraits<P>::kind == ParamKind::scalar) {
+            return Verdict::scalar_got_local_mem;
+        } else if constexpr (ParamTraits<P>::kind != ParamKind::local) {
+            return wanted_by<P>();
+        } else if constexpr (!std::is_same_v<typename ParamTraits<P>::element_type, T>) {
             return Verdict::element_mismatch;
         } else {
             return Verdict::ok;
         }
-    } else if constexpr (is_svm_pointer<A>) {
-        using Pointee = std::remove_pointer_t<decltype(A::pointer)>;
-        if constexpr (!std::is_same_v<std::remove_const_t<Pointee>, E>) {
+    }
+};
+
+/// A Buffer<T, Access>: its cl_mem, for a __global or __constant pointer to T whose use the
+/// access allows.
+template <class T, class Access>
+struct ArgumentTraits<Buffer<T, Access>> {
+    static constexpr ArgForm form = ArgForm::memory;
+    static constexpr const char* name = "buffer";
+    using element_type = T;
+    static constexpr bool kernel_reads = Access::kernel_reads;
+    static constexpr bool kernel_writes = Access::kernel_writes;
+    static constexpr const char* access_name = Access::name;
+    static constexpr bool dynamic = true;
+    static cl_mem handle(const Buffer<T, Access>& buffer) noexcept { return buffer.get(); }
+    static cl_context context(const Buffer<T, Access>& buffer) noexcept {
+        return buffer.context_handle();
+    }
+
+    template <class P>
+    static consteval Verdict verdict() {
+        constexpr ParamKind kind = ParamTraits<P>::kind;
+        if constexpr (kind == ParamKind::scalar) {
+            return Verdict::scalar_got_buffer;
+        } else if constexpr (!is_pointer_param<P>) {
+            return wanted_by<P>();
+        } else if constexpr (!std::is_same_v<typename ParamTraits<P>::element_type, T>) {
             return Verdict::element_mismatch;
-        } else if constexpr (std::is_const_v<Pointee> &&
-                             (Traits::kind == ParamKind::out || Traits::kind == ParamKind::in_out ||
-                              Traits::kind == ParamKind::global)) {
-            return Verdict::needs_mutable_pointer;
-        } else {
-            return Verdict::ok;
-        }
-    } else if constexpr (!is_buffer<A>) {
-        return Verdict::needs_buffer;
-    } else if constexpr (!std::is_same_v<typename A::value_type, E>) {
-        return Verdict::element_mismatch;
-    } else {
-        using Access = typename A::access_type;
-        if constexpr (Traits::kind == ParamKind::in_out) {
+        } else if constexpr (kind == ParamKind::in_out) {
             return std::is_same_v<Access, ReadWrite> ? Verdict::ok : Verdict::needs_read_write;
-        } else if constexpr (Traits::kind == ParamKind::global) {
+        } else if constexpr (kind == ParamKind::global) {
             return std::is_same_v<Access, ReadWrite> ? Verdict::ok
                                                      : Verdict::needs_read_write_unknown;
-        } else if constexpr (Traits::kind == ParamKind::out) {
+        } else if constexpr (kind == ParamKind::out) {
             return Access::kernel_writes ? Verdict::ok : Verdict::needs_writable;
         } else {
             return Access::kernel_reads ? Verdict::ok : Verdict::needs_readable;
         }
     }
+};
+
+/// How argument type A fits parameter P: its kind's rule.
+template <class P, class A>
+consteval Verdict verdict() {
+    return ArgumentTraits<A>::template verdict<P>();
 }
 
 // One static_assert per reason and argument index: a static_assert message must be a literal,

@@ -10,6 +10,7 @@
 #include <openclaw/detail/memory.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
+#include <openclaw/params.hpp>
 #include <openclaw/queue.hpp>
 
 #include <cstddef>
@@ -58,6 +59,45 @@ template <class T>
 constexpr SvmPointer<T> svm(T* pointer) noexcept {
     return {pointer};
 }
+
+namespace detail {
+
+/// The kernel-argument rule of an SVM pointer (params.hpp): set with clSetKernelArgSVMPointer
+/// for a __global or __constant pointer to T; a pointer to const only where the kernel reads.
+template <class T>
+struct ArgumentTraits<SvmPointer<T>> {
+    static_assert(CL_TARGET_OPENCL_VERSION >= 200 || sizeof(T) == 0,
+                  "SVM kernel arguments need CL_TARGET_OPENCL_VERSION >= 200");
+    static constexpr ArgForm form = ArgForm::svm;
+    static constexpr const char* name = "SVM pointer";
+    using element_type = T;
+    static constexpr bool kernel_reads = true;
+    static constexpr bool kernel_writes = !std::is_const_v<T>;
+    static constexpr const char* access_name = "";
+    static constexpr bool dynamic = true;
+    static const void* pointer(const SvmPointer<T>& svm) noexcept { return svm.pointer; }
+
+    template <class P>
+    static consteval Verdict verdict() {
+        constexpr ParamKind kind = ParamTraits<P>::kind;
+        if constexpr (kind == ParamKind::scalar) {
+            return Verdict::scalar_got_buffer;
+        } else if constexpr (!is_pointer_param<P>) {
+            return wanted_by<P>();
+        } else if constexpr (!std::is_same_v<std::remove_const_t<T>,
+                                             typename ParamTraits<P>::element_type>) {
+            return Verdict::element_mismatch;
+        } else if constexpr (std::is_const_v<T> &&
+                             (kind == ParamKind::out || kind == ParamKind::in_out ||
+                              kind == ParamKind::global)) {
+            return Verdict::needs_mutable_pointer;
+        } else {
+            return Verdict::ok;
+        }
+    }
+};
+
+}  // namespace detail
 
 #if CL_TARGET_OPENCL_VERSION >= 200
 

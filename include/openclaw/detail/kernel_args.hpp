@@ -170,27 +170,21 @@ struct HostArg {
     std::size_t element_size = 0;
 };
 
+/// What ArgumentTraits says of argument type A, for the comparison with the driver.
 template <class A>
 consteval HostArg host_arg() {
-    if constexpr (is_buffer<A>) {
-        using T = typename A::value_type;
-        using Access = typename A::access_type;
-        return {HostArg::Form::buffer, Access::kernel_reads, Access::kernel_writes,
-                Access::name,          host_type_code<T>(),  sizeof(T)};
-    } else if constexpr (is_svm_pointer<A>) {
-        using T = std::remove_pointer_t<decltype(A::pointer)>;
-        return {HostArg::Form::svm,
-                true,
-                !std::is_const_v<T>,
-                "",
-                host_type_code<std::remove_cv_t<T>>(),
-                sizeof(T)};
-    } else if constexpr (is_local_mem<A>) {
-        using T = typename A::value_type;
-        return {HostArg::Form::local, false, false, "", host_type_code<T>(), sizeof(T)};
-    } else {
-        return {HostArg::Form::value, false, false, "", host_type_code<A>(), sizeof(A)};
-    }
+    using Traits = ArgumentTraits<A>;
+    constexpr HostArg::Form form = Traits::form == ArgForm::memory  ? HostArg::Form::buffer
+                                   : Traits::form == ArgForm::svm   ? HostArg::Form::svm
+                                   : Traits::form == ArgForm::local ? HostArg::Form::local
+                                                                    : HostArg::Form::value;
+    using E = std::remove_cv_t<typename Traits::element_type>;
+    return {form,
+            Traits::kernel_reads,
+            Traits::kernel_writes,
+            Traits::access_name,
+            host_type_code<E>(),
+            sizeof(typename Traits::element_type)};
 }
 
 /// Why argument `arg` does not fit the kernel's parameter as the driver describes it (empty if it
