@@ -12,6 +12,10 @@
 #include <system_error>
 #include <vector>
 
+#if defined(__unix__)
+#include <unistd.h>
+#endif
+
 #include "support/catch.hpp"
 #include "support/fixture.hpp"
 
@@ -281,10 +285,17 @@ std::vector<cl_int> run_report(const openclaw::Program& program) {
     return back;
 }
 
-// A directory with a header the report kernel includes; `spaced` puts a space in its path.
+// A directory with a header the report kernel includes; `spaced` puts a space in its path. One
+// per process: ctest runs this program's variants (compiled, header-only, cl120) at once, and a
+// header another process is rewriting reads as empty.
 std::string header_directory(bool spaced) {
+#if defined(__unix__)
+    const std::string process = std::to_string(getpid());
+#else
+    const std::string process = "0";
+#endif
     const auto dir = std::filesystem::temp_directory_path() /
-                     (spaced ? "openclaw test headers" : "openclaw_test_headers");
+                     ((spaced ? "openclaw test headers " : "openclaw_test_headers_") + process);
     std::filesystem::create_directories(dir);
     std::FILE* file = std::fopen((dir / "openclaw_test_header.h").string().c_str(), "w");
     REQUIRE(file != nullptr);
