@@ -135,7 +135,7 @@ TEST_CASE("device-side copies move whole buffers and ranges") {
     const openclaw::ReadOnlyBuffer<int> src{env().context, iota(64)};
     const openclaw::ReadWriteBuffer<int> dst{env().context, 128};
     env().queue.fill(dst, -1);
-    env().queue.copy(src, dst, {});  // a bare {} is the wait list, not a Rect
+    env().queue.copy(src, dst);
     env().queue.copy(src.slice(10, 5), dst.slice(100, 5));
     std::vector<int> back(128);
     env().queue.read(dst, back);
@@ -220,6 +220,32 @@ TEST_CASE("events of copies complete and report their command") {
     CHECK(event.info<CL_EVENT_COMMAND_QUEUE>() == env().queue.get());
 }
 
+TEST_CASE("a command's options come in any order after its operands") {
+    const openclaw::ReadWriteBuffer<int> buffer{env().context, iota(16)};
+    const openclaw::UserEvent gate{env().context};
+    std::vector<int> host(16, -1);
+    std::error_code ec;
+    // The error target first, the event tag last: the same command as the documented order.
+    const openclaw::Event filled =
+        env().queue.fill(buffer, 7, ec, openclaw::after(gate), openclaw::with_event);
+    CHECK_FALSE(ec);
+    REQUIRE(filled);
+    CHECK(filled.status() != CL_COMPLETE);  // it waits for the gate, as the wait list says
+    gate.complete();
+    const openclaw::Event read =
+        env().queue.read(buffer, host, openclaw::with_event, openclaw::after(filled), ec);
+    CHECK_FALSE(ec);
+    CHECK(read.status() == CL_COMPLETE);
+    CHECK(host == std::vector<int>(16, 7));
+    // Without with_event nothing is returned; the error target still governs the call.
+    std::vector<int> small(4);
+    env().queue.read(buffer.slice(14, small.size()), small, ec);
+    CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
+    static_assert(std::is_void_v<decltype(env().queue.read(buffer, host, ec))>);
+    static_assert(std::is_same_v<decltype(env().queue.copy(buffer, buffer, openclaw::with_event)),
+                                 openclaw::Event>);
+}
+
 TEST_CASE("a default-constructed or moved-from buffer holds no elements to transfer") {
     openclaw::ReadWriteBuffer<int> buffer{env().context, 4};
     const openclaw::ReadWriteBuffer<int> taken = std::move(buffer);
@@ -256,7 +282,7 @@ TEST_CASE("an OnError governs its own call, never a sibling call of the same sta
     CHECK_FALSE(ec);
     // And the other way round: the recording call records, the sibling still throws.
     const auto sibling = thrown<openclaw::Error>([&] {
-        no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host), {}, ec);
+        no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host), ec);
         no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host));
     });
     REQUIRE(sibling);
@@ -265,14 +291,14 @@ TEST_CASE("an OnError governs its own call, never a sibling call of the same sta
     openclaw::Status status;
     const openclaw::OnError sink(status);
     CHECK_FALSE(thrown<openclaw::Error>([&] {
-        no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host), {}, sink);
+        no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host), sink);
     }));
     CHECK(status.cl_code() == CL_INVALID_COMMAND_QUEUE);
     CHECK(thrown<openclaw::Error>(
         [&] { no_queue.read(buffer.slice(0, std::size(std::span(host))), std::span(host)); }));
     // The calls made on a call's behalf report to its OnError: an out-of-range read's message.
     openclaw::Status inner;
-    env().queue.read(buffer.slice(10, std::size(std::span(host))), std::span(host), {}, inner);
+    env().queue.read(buffer.slice(10, std::size(std::span(host))), std::span(host), inner);
     CHECK(inner.cl_code() == CL_INVALID_VALUE);
     CHECK_THAT(inner.what(),
                has("read [10, 10 + 16) is out of range: the buffer holds 16 elements"));
@@ -321,7 +347,7 @@ TEST_CASE("host access options become CL_MEM_HOST_* flags, checked before the dr
         CHECK(part.host_access() == HostAccess::none);
         std::vector<int> some(step);
         std::error_code ec;
-        env().queue.read(part, std::span<int>(some), {}, ec);
+        env().queue.read(part, std::span<int>(some), ec);
         CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
     }
     // A buffer adopted from a raw handle reads its flags from the driver.
@@ -395,7 +421,7 @@ TEST_CASE("as<U>() views the same memory as another element type, sizes checked"
     {
         auto view = env().queue.map_write(quads);
         std::error_code ec;
-        env().queue.read(floats, std::span<float>(again), {}, ec);
+        env().queue.read(floats, std::span<float>(again), ec);
         CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
     }
     const openclaw::ReadWriteBuffer<float> odd{env().context, 6};
@@ -491,7 +517,7 @@ TEST_CASE("nonblocking transfers of ordinary memory own that memory until they a
     }
     // Refused commands give an empty transfer (the failure goes to the OnError).
     std::error_code ec;
-    auto refused = queue.write(buffer.slice(1020), iota(8), openclaw::nonblocking, {}, ec);
+    auto refused = queue.write(buffer.slice(1020), iota(8), openclaw::nonblocking, ec);
     CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
     CHECK_FALSE(refused.event());
     CHECK(std::move(refused).get() == iota(8));
@@ -588,7 +614,7 @@ TEST_CASE("buffers migrate to the queue's device or the host") {
     {
         const auto view = queue.map_read(buffer);
         std::error_code ec;
-        queue.migrate(buffer, {.content_undefined = true}, {}, ec);
+        queue.migrate(buffer, {.content_undefined = true}, ec);
         CHECK(ec == openclaw::make_error_code(CL_INVALID_OPERATION));
     }
     const auto empty =

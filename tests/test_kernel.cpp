@@ -306,10 +306,10 @@ TEST_CASE("a launch with a global offset starts the global IDs there") {
     REQUIRE(wraps);
     CHECK_THAT(wraps->what(), has("+ global range 64 overflows size_t in dimension 0"));
     std::error_code ec;
-    env().queue.enqueue(ids, openclaw::GlobalOffset{-1}, NDRange{64}, NDRange{}, {}, ec);
+    env().queue.enqueue(ids, openclaw::GlobalOffset{-1}, NDRange{64}, NDRange{}, ec);
     CHECK(ec == openclaw::make_error_code(CL_INVALID_GLOBAL_OFFSET));
-    const openclaw::Event none = env().queue.enqueue(ids, openclaw::GlobalOffset{-1}, NDRange{64},
-                                                     openclaw::with_event, {}, ec);
+    const openclaw::Event none =
+        env().queue.enqueue(ids, openclaw::GlobalOffset{-1}, NDRange{64}, openclaw::with_event, ec);
     CHECK_FALSE(none);
 }
 
@@ -339,7 +339,7 @@ TEST_CASE("a negative or overflowing NDRange is refused by the launch") {
     CHECK_THAT(huge->what(), has("the number of work-items does not fit in size_t"));
     // The launch's OnError gets it, as for any other launch failure.
     std::error_code ec;
-    env().queue.enqueue(fill, NDRange{negative}, NDRange{}, {}, ec);
+    env().queue.enqueue(fill, NDRange{negative}, NDRange{}, ec);
     CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
 }
 

@@ -192,7 +192,7 @@ __kernel void mark(__global int* out, const int value) { out[get_global_id(0)] =
     // device, so every sub-device runs it.)
     const openclaw::Queue second{context, devices[1]};
     std::error_code ec;
-    second.enqueue(on_first, NDRange{16}, NDRange{}, {}, ec);
+    second.enqueue(on_first, NDRange{16}, NDRange{}, ec);
     if (ec) {
         const auto missing =
             thrown<openclaw::Error>([&] { second.enqueue(on_first, NDRange{16}); });

@@ -102,7 +102,7 @@ class Pipeline {
                            : openclaw::after(uploaded[c]);
                 computed[c] =
                     compute_.enqueue(kernel_.set_args(slot.in, slot.out, work_),
-                                     openclaw::NDRange{chunk_}, {}, openclaw::with_event, ready);
+                                     openclaw::NDRange{chunk_}, openclaw::with_event, ready);
                 compute_.flush();
                 if (c + 1 < n) {
                     upload(c + 1);

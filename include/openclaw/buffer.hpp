@@ -495,82 +495,114 @@ Event pinned_transfer(const Queue& queue, const Region& region, PinnedBuffer<T>&
 }
 }  // namespace detail
 
-template <detail::BufferRegion Region, class Host>
-requires detail::HostDestination<Host, typename Region::value_type>
-void Queue::read(const Region& src, Host&& dst, const WaitList& wait, OnError on_error) const {
-    detail::host_transfer<detail::Direction::read>(*this, detail::region_of(src), dst, wait,
-                                                   nullptr, on_error);
-}
-
-template <detail::BufferRegion Region, class Host>
-requires detail::HostDestination<Host, typename Region::value_type> Event
-Queue::read(const Region& src, Host&& dst, WithEvent, const WaitList& wait, OnError on_error)
-const {
-    cl_event raw = nullptr;
-    detail::host_transfer<detail::Direction::read>(*this, detail::region_of(src), dst, wait, &raw,
-                                                   on_error);
-    return Event::adopt(raw);
-}
-
-template <detail::BufferRegion Region>
-Event Queue::read(const Region& src, PinnedBuffer<typename Region::value_type>& dst, Nonblocking,
-                  const WaitList& wait, OnError on_error) const {
-    return detail::pinned_transfer<detail::Direction::read>(*this, detail::region_of(src), dst,
-                                                            wait, on_error);
-}
-
-template <detail::BufferRegion Region>
-HostTransfer<typename Region::value_type> Queue::read(const Region& src, Nonblocking,
-                                                      const WaitList& wait,
-                                                      OnError on_error) const {
+template <detail::BufferRegion Region, detail::HostMemory Host, detail::CommandOption... Options>
+detail::ReadResult<Host, Options...> Queue::read(const Region& src, Host&& dst,
+                                                 Options&&... options) const {
     using T = typename Region::value_type;
+    static_assert(detail::same_element<Host, T>,
+                  "queue.read(region, dst): dst holds another element type than the buffer: "
+                  "read into a vector, array, span or PinnedBuffer of the buffer's value_type "
+                  "(or view the buffer as another type with buffer.as<U>())");
+    static_assert(!detail::same_element<Host, T> || detail::HostDestination<Host, T>,
+                  "queue.read(region, dst): dst is read-only (const) host memory: a read "
+                  "writes into it");
+    static_assert(
+        !detail::asks_nonblocking<Options...> || detail::is_pinned<std::remove_cvref_t<Host>>,
+        "queue.read(region, memory, nonblocking): memory the queue does not own "
+        "could be freed under the command: pass a PinnedBuffer, or call "
+        "queue.read(region, nonblocking) for a HostTransfer that owns its vector");
+    if constexpr (detail::HostDestination<Host, T>) {
+        const detail::CommandOptions o = detail::command_options(options...);
+        if constexpr (detail::asks_nonblocking<Options...>) {
+            if constexpr (detail::is_pinned<std::remove_cvref_t<Host>>) {
+                return detail::pinned_transfer<detail::Direction::read>(
+                    *this, detail::region_of(src), dst, *o.wait, o.on_error);
+            } else {
+                return Event{};
+            }
+        } else if constexpr (detail::asks_event<Options...>) {
+            cl_event raw = nullptr;
+            detail::host_transfer<detail::Direction::read>(*this, detail::region_of(src), dst,
+                                                           *o.wait, &raw, o.on_error);
+            return Event::adopt(raw);
+        } else {
+            detail::host_transfer<detail::Direction::read>(*this, detail::region_of(src), dst,
+                                                           *o.wait, nullptr, o.on_error);
+        }
+    } else if constexpr (!std::is_void_v<detail::ReadResult<Host, Options...>>) {
+        return {};
+    }
+}
+
+template <detail::BufferRegion Region, detail::CommandOption... Options>
+HostTransfer<typename Region::value_type> Queue::read(const Region& src, Nonblocking,
+                                                      Options&&... options) const {
+    static_assert(!detail::asks_event<Options...>,
+                  "queue.read(region, nonblocking): the HostTransfer holds the command's Event "
+                  "(transfer.event()): with_event is not needed");
+    using T = typename Region::value_type;
+    const detail::CommandOptions o = detail::command_options(options...);
     const auto& region = detail::region_of(src);
     std::vector<T> data(region.size());
     Event event = Event::adopt(detail::transfer_async(
         detail::SliceAccess::mem(region), detail::Direction::read, *this, region.offset(),
-        region.size(), detail::element_of(region), data.data(), wait, on_error));
+        region.size(), detail::element_of(region), data.data(), *o.wait, o.on_error));
     return HostTransfer<T>(std::move(data), std::move(event));
 }
 
-template <detail::BufferRegion Region, class Host>
-requires detail::HostSource<Host, typename Region::value_type>
-void Queue::write(const Region& dst, Host&& src, const WaitList& wait, OnError on_error) const {
-    detail::host_transfer<detail::Direction::write>(*this, detail::region_of(dst), src, wait,
-                                                    nullptr, on_error);
-}
-
-template <detail::BufferRegion Region, class Host>
-requires detail::HostSource<Host, typename Region::value_type> Event
-Queue::write(const Region& dst, Host&& src, WithEvent, const WaitList& wait, OnError on_error)
-const {
-    cl_event raw = nullptr;
-    detail::host_transfer<detail::Direction::write>(*this, detail::region_of(dst), src, wait, &raw,
-                                                    on_error);
-    return Event::adopt(raw);
-}
-
-template <detail::BufferRegion Region>
-Event Queue::write(const Region& dst, PinnedBuffer<typename Region::value_type>& src, Nonblocking,
-                   const WaitList& wait, OnError on_error) const {
-    return detail::pinned_transfer<detail::Direction::write>(*this, detail::region_of(dst), src,
-                                                             wait, on_error);
-}
-
-template <detail::BufferRegion Region>
-HostTransfer<typename Region::value_type> Queue::write(
-    const Region& dst, std::vector<typename Region::value_type>&& src, Nonblocking,
-    const WaitList& wait, OnError on_error) const {
+template <detail::BufferRegion Region, detail::HostMemory Host, detail::CommandOption... Options>
+detail::WriteResult<Region, Host, Options...> Queue::write(const Region& dst, Host&& src,
+                                                           Options&&... options) const {
     using T = typename Region::value_type;
-    const auto& region = detail::region_of(dst);
-    std::vector<T> data = std::move(src);
-    Event event;
-    if (detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::write,
-                                data.size(), region.size(), on_error)) {
-        event = Event::adopt(detail::transfer_async(
-            detail::SliceAccess::mem(region), detail::Direction::write, *this, region.offset(),
-            data.size(), detail::element_of(region), data.data(), wait, on_error));
+    using Result = detail::WriteResult<Region, Host, Options...>;
+    static_assert(detail::HostSource<Host, T>,
+                  "queue.write(region, src): src holds another element type than the buffer: "
+                  "write from a vector, array, span or PinnedBuffer of the buffer's "
+                  "value_type (or view the buffer as another type with buffer.as<U>())");
+    static_assert(!detail::asks_nonblocking<Options...> ||
+                      detail::is_pinned<std::remove_cvref_t<Host>> ||
+                      std::is_same_v<Host, std::vector<T>>,
+                  "queue.write(region, memory, nonblocking): memory the queue does not own "
+                  "could be freed under the command: pass a PinnedBuffer, or move a vector in "
+                  "(queue.write(region, std::move(v), nonblocking)) for a HostTransfer");
+    if constexpr (detail::HostSource<Host, T>) {
+        const detail::CommandOptions o = detail::command_options(options...);
+        const auto& region = detail::region_of(dst);
+        if constexpr (detail::asks_nonblocking<Options...> &&
+                      std::is_same_v<Host, std::vector<T>>) {
+            static_assert(!detail::asks_event<Options...>,
+                          "queue.write(region, std::move(v), nonblocking): the HostTransfer "
+                          "holds the command's Event (transfer.event()): with_event is not "
+                          "needed");
+            std::vector<T> data = std::move(src);
+            Event event;
+            if (detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::write,
+                                        data.size(), region.size(), o.on_error)) {
+                event = Event::adopt(detail::transfer_async(
+                    detail::SliceAccess::mem(region), detail::Direction::write, *this,
+                    region.offset(), data.size(), detail::element_of(region), data.data(), *o.wait,
+                    o.on_error));
+            }
+            return HostTransfer<T>(std::move(data), std::move(event));
+        } else if constexpr (detail::asks_nonblocking<Options...>) {
+            if constexpr (detail::is_pinned<std::remove_cvref_t<Host>>) {
+                return detail::pinned_transfer<detail::Direction::write>(*this, region, src,
+                                                                         *o.wait, o.on_error);
+            } else {
+                return Event{};
+            }
+        } else if constexpr (detail::asks_event<Options...>) {
+            cl_event raw = nullptr;
+            detail::host_transfer<detail::Direction::write>(*this, region, src, *o.wait, &raw,
+                                                            o.on_error);
+            return Event::adopt(raw);
+        } else {
+            detail::host_transfer<detail::Direction::write>(*this, region, src, *o.wait, nullptr,
+                                                            o.on_error);
+        }
+    } else if constexpr (!std::is_void_v<Result>) {
+        return Result{};
     }
-    return HostTransfer<T>(std::move(data), std::move(event));
 }
 
 namespace detail {
@@ -589,38 +621,37 @@ void copy_regions(const Queue& queue, const BufferSlice<T, A>& source,
 }
 }  // namespace detail
 
-template <detail::BufferRegion Source, detail::BufferRegion Destination>
-void Queue::copy(const Source& src, const Destination& dst, const WaitList& wait,
-                 OnError on_error) const {
-    detail::copy_regions(*this, detail::region_of(src), detail::region_of(dst), wait, nullptr,
-                         on_error);
-}
-
-template <detail::BufferRegion Source, detail::BufferRegion Destination>
-Event Queue::copy(const Source& src, const Destination& dst, WithEvent, const WaitList& wait,
-                  OnError on_error) const {
+template <detail::BufferRegion Source, detail::BufferRegion Destination,
+          detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::copy(const Source& src, const Destination& dst,
+                                             Options&&... options) const {
+    static_assert(!detail::asks_nonblocking<Options...>,
+                  "queue.copy: a copy between buffers never blocks (nonblocking is for "
+                  "transfers of host memory)");
+    const detail::CommandOptions o = detail::command_options(options...);
     cl_event raw = nullptr;
-    detail::copy_regions(*this, detail::region_of(src), detail::region_of(dst), wait, &raw,
-                         on_error);
-    return Event::adopt(raw);
+    detail::copy_regions(*this, detail::region_of(src), detail::region_of(dst), *o.wait,
+                         detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
+    if constexpr (detail::asks_event<Options...>) {
+        return Event::adopt(raw);
+    }
 }
 
-template <detail::BufferRegion Region>
-void Queue::fill(const Region& dst, const typename Region::value_type& value, const WaitList& wait,
-                 OnError on_error) const {
-    const auto& region = detail::region_of(dst);
-    detail::fill(detail::SliceAccess::mem(region), *this, &value, region.offset(), region.size(),
-                 detail::element_of(region), wait, nullptr, on_error);
-}
-
-template <detail::BufferRegion Region>
-Event Queue::fill(const Region& dst, const typename Region::value_type& value, WithEvent,
-                  const WaitList& wait, OnError on_error) const {
+template <detail::BufferRegion Region, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::fill(const Region& dst,
+                                             const typename Region::value_type& value,
+                                             Options&&... options) const {
+    static_assert(!detail::asks_nonblocking<Options...>,
+                  "queue.fill: a fill never blocks (nonblocking is for transfers of host memory)");
+    const detail::CommandOptions o = detail::command_options(options...);
     const auto& region = detail::region_of(dst);
     cl_event raw = nullptr;
     detail::fill(detail::SliceAccess::mem(region), *this, &value, region.offset(), region.size(),
-                 detail::element_of(region), wait, &raw, on_error);
-    return Event::adopt(raw);
+                 detail::element_of(region), *o.wait,
+                 detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
+    if constexpr (detail::asks_event<Options...>) {
+        return Event::adopt(raw);
+    }
 }
 
 namespace detail {
@@ -632,73 +663,51 @@ Mapping map_region(const Queue& queue, const BufferSlice<T, A>& region, cl_map_f
 }
 }  // namespace detail
 
-template <detail::BufferRegion Region>
-MappedSpan<const typename Region::value_type> Queue::map_read(const Region& region,
-                                                              const WaitList& wait,
-                                                              OnError on_error) const {
-    return MappedSpan<const typename Region::value_type>(
-        detail::map_region(*this, detail::region_of(region), CL_MAP_READ, wait, on_error));
+namespace detail {
+// A map of a region with its options: the view, and its Event when asked for.
+template <class View, class Region, class... Options>
+MapResult<View, Options...> map_with(const Queue& queue, const Region& region, cl_map_flags flags,
+                                     Options&... options) {
+    static_assert(!asks_nonblocking<Options...>,
+                  "queue.map_*: a map blocks until the view is ready (take its Event with "
+                  "with_event)");
+    const CommandOptions o = command_options(options...);
+    if constexpr (asks_event<Options...>) {
+        cl_event raw = nullptr;
+        MappedSpan<View> view(
+            map_region(queue, region_of(region), flags, *o.wait, o.on_error, &raw));
+        return {std::move(view), Event::adopt(raw)};
+    } else {
+        return MappedSpan<View>(map_region(queue, region_of(region), flags, *o.wait, o.on_error));
+    }
+}
+}  // namespace detail
+
+template <detail::BufferRegion Region, detail::CommandOption... Options>
+detail::MapResult<const typename Region::value_type, Options...> Queue::map_read(
+    const Region& region, Options&&... options) const {
+    return detail::map_with<const typename Region::value_type>(*this, region, CL_MAP_READ,
+                                                               options...);
 }
 
-template <detail::BufferRegion Region>
-MappedSpan<typename Region::value_type> Queue::map_write(const Region& region, const WaitList& wait,
-                                                         OnError on_error) const {
-    return MappedSpan<typename Region::value_type>(
-        detail::map_region(*this, detail::region_of(region), CL_MAP_WRITE, wait, on_error));
+template <detail::BufferRegion Region, detail::CommandOption... Options>
+detail::MapResult<typename Region::value_type, Options...> Queue::map_write(
+    const Region& region, Options&&... options) const {
+    return detail::map_with<typename Region::value_type>(*this, region, CL_MAP_WRITE, options...);
 }
 
-template <detail::BufferRegion Region>
-MappedSpan<typename Region::value_type> Queue::map_discard(const Region& region,
-                                                           const WaitList& wait,
-                                                           OnError on_error) const {
-    return MappedSpan<typename Region::value_type>(detail::map_region(
-        *this, detail::region_of(region), CL_MAP_WRITE_INVALIDATE_REGION, wait, on_error));
+template <detail::BufferRegion Region, detail::CommandOption... Options>
+detail::MapResult<typename Region::value_type, Options...> Queue::map_discard(
+    const Region& region, Options&&... options) const {
+    return detail::map_with<typename Region::value_type>(
+        *this, region, CL_MAP_WRITE_INVALIDATE_REGION, options...);
 }
 
-template <detail::BufferRegion Region>
-MappedSpan<typename Region::value_type> Queue::map_read_write(const Region& region,
-                                                              const WaitList& wait,
-                                                              OnError on_error) const {
-    return MappedSpan<typename Region::value_type>(detail::map_region(
-        *this, detail::region_of(region), CL_MAP_READ | CL_MAP_WRITE, wait, on_error));
-}
-
-template <detail::BufferRegion Region>
-std::pair<MappedSpan<const typename Region::value_type>, Event> Queue::map_read(
-    const Region& region, WithEvent, const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    MappedSpan<const typename Region::value_type> view(
-        detail::map_region(*this, detail::region_of(region), CL_MAP_READ, wait, on_error, &raw));
-    return {std::move(view), Event::adopt(raw)};
-}
-
-template <detail::BufferRegion Region>
-std::pair<MappedSpan<typename Region::value_type>, Event> Queue::map_write(const Region& region,
-                                                                           WithEvent,
-                                                                           const WaitList& wait,
-                                                                           OnError on_error) const {
-    cl_event raw = nullptr;
-    MappedSpan<typename Region::value_type> view(
-        detail::map_region(*this, detail::region_of(region), CL_MAP_WRITE, wait, on_error, &raw));
-    return {std::move(view), Event::adopt(raw)};
-}
-
-template <detail::BufferRegion Region>
-std::pair<MappedSpan<typename Region::value_type>, Event> Queue::map_discard(
-    const Region& region, WithEvent, const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    MappedSpan<typename Region::value_type> view(detail::map_region(
-        *this, detail::region_of(region), CL_MAP_WRITE_INVALIDATE_REGION, wait, on_error, &raw));
-    return {std::move(view), Event::adopt(raw)};
-}
-
-template <detail::BufferRegion Region>
-std::pair<MappedSpan<typename Region::value_type>, Event> Queue::map_read_write(
-    const Region& region, WithEvent, const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    MappedSpan<typename Region::value_type> view(detail::map_region(
-        *this, detail::region_of(region), CL_MAP_READ | CL_MAP_WRITE, wait, on_error, &raw));
-    return {std::move(view), Event::adopt(raw)};
+template <detail::BufferRegion Region, detail::CommandOption... Options>
+detail::MapResult<typename Region::value_type, Options...> Queue::map_read_write(
+    const Region& region, Options&&... options) const {
+    return detail::map_with<typename Region::value_type>(*this, region, CL_MAP_READ | CL_MAP_WRITE,
+                                                         options...);
 }
 
 namespace detail {
@@ -722,82 +731,68 @@ void host_transfer_rect(const Queue& queue, const Buffer<T, A>& buffer, const Re
 }
 }  // namespace detail
 
-template <class T, class A, class Host>
-requires detail::HostDestination<Host, T>
-void Queue::read(const Buffer<T, A>& src, const Rect& rect, Host&& dst, const WaitList& wait,
-                 OnError on_error) const {
-    detail::host_transfer_rect<detail::Direction::read>(*this, src, rect, dst, wait, nullptr,
-                                                        on_error);
-}
-
-template <class T, class A, class Host>
-requires detail::HostDestination<Host, T> Event Queue::read(const Buffer<T, A>& src,
-                                                            const Rect& rect, Host&& dst, WithEvent,
-                                                            const WaitList& wait, OnError on_error)
+template <class T, class A, class Host, detail::CommandOption... Options>
+requires detail::HostDestination<Host, T> detail::EventIfAsked<Options...> Queue::read(
+    const Buffer<T, A>& src, const Rect& rect, Host&& dst, Options&&... options)
 const {
+    static_assert(!detail::asks_nonblocking<Options...>,
+                  "queue.read(buffer, rect, dst): a rectangular read blocks");
+    const detail::CommandOptions o = detail::command_options(options...);
     cl_event raw = nullptr;
-    detail::host_transfer_rect<detail::Direction::read>(*this, src, rect, dst, wait, &raw,
-                                                        on_error);
-    return Event::adopt(raw);
+    detail::host_transfer_rect<detail::Direction::read>(
+        *this, src, rect, dst, *o.wait, detail::asks_event<Options...> ? &raw : nullptr,
+        o.on_error);
+    if constexpr (detail::asks_event<Options...>) {
+        return Event::adopt(raw);
+    }
 }
 
-template <class T, class A, class Host>
-requires detail::HostSource<Host, T>
-void Queue::write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, const WaitList& wait,
-                  OnError on_error) const {
-    detail::host_transfer_rect<detail::Direction::write>(*this, dst, rect, src, wait, nullptr,
-                                                         on_error);
-}
-
-template <class T, class A, class Host>
-requires detail::HostSource<Host, T> Event Queue::write(const Buffer<T, A>& dst, const Rect& rect,
-                                                        Host&& src, WithEvent, const WaitList& wait,
-                                                        OnError on_error)
+template <class T, class A, class Host, detail::CommandOption... Options>
+requires detail::HostSource<Host, T> detail::EventIfAsked<Options...> Queue::write(
+    const Buffer<T, A>& dst, const Rect& rect, Host&& src, Options&&... options)
 const {
+    static_assert(!detail::asks_nonblocking<Options...>,
+                  "queue.write(buffer, rect, src): a rectangular write blocks");
+    const detail::CommandOptions o = detail::command_options(options...);
     cl_event raw = nullptr;
-    detail::host_transfer_rect<detail::Direction::write>(*this, dst, rect, src, wait, &raw,
-                                                         on_error);
-    return Event::adopt(raw);
+    detail::host_transfer_rect<detail::Direction::write>(
+        *this, dst, rect, src, *o.wait, detail::asks_event<Options...> ? &raw : nullptr,
+        o.on_error);
+    if constexpr (detail::asks_event<Options...>) {
+        return Event::adopt(raw);
+    }
 }
 
-template <class T, class A, class B, std::same_as<Rect> R>
-void Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
-                 const WaitList& wait, OnError on_error) const {
-    const BufferSlice<T, A> from(src);
-    const BufferSlice<T, B> to(dst);
-    detail::copy_rect(detail::SliceAccess::mem(from), detail::SliceAccess::mem(to), *this, rect,
-                      detail::element_of(from), wait, nullptr, on_error);
-}
-
-template <class T, class A, class B, std::same_as<Rect> R>
-Event Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect, WithEvent,
-                  const WaitList& wait, OnError on_error) const {
+template <class T, class A, class B, std::same_as<Rect> R, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::copy(const Buffer<T, A>& src, const Buffer<T, B>& dst,
+                                             const R& rect, Options&&... options) const {
+    static_assert(!detail::asks_nonblocking<Options...>,
+                  "queue.copy: a copy between buffers never blocks");
+    const detail::CommandOptions o = detail::command_options(options...);
     const BufferSlice<T, A> from(src);
     const BufferSlice<T, B> to(dst);
     cl_event raw = nullptr;
     detail::copy_rect(detail::SliceAccess::mem(from), detail::SliceAccess::mem(to), *this, rect,
-                      detail::element_of(from), wait, &raw, on_error);
-    return Event::adopt(raw);
+                      detail::element_of(from), *o.wait,
+                      detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
+    if constexpr (detail::asks_event<Options...>) {
+        return Event::adopt(raw);
+    }
 }
 
-template <class Memory>
-requires(detail::is_buffer<Memory> ||
-         detail::is_image<Memory>) void Queue::migrate(const Memory& memory,
-                                                       const MigrateOptions& options,
-                                                       const WaitList& wait,
-                                                       OnError on_error) const {
-    detail::migrate(memory.get(), memory.context_handle(), *this, options, wait, nullptr, on_error);
-}
-
-template <class Memory>
-requires(detail::is_buffer<Memory> ||
-         detail::is_image<Memory>) Event Queue::migrate(const Memory& memory,
-                                                        const MigrateOptions& options, WithEvent,
-                                                        const WaitList& wait, OnError on_error)
+template <class Memory, detail::CommandOption... Options>
+requires(detail::is_buffer<Memory> || detail::is_image<Memory>)
+    detail::EventIfAsked<Options...> Queue::migrate(const Memory& memory, const MigrateOptions& how,
+                                                    Options&&... options)
 const {
+    static_assert(!detail::asks_nonblocking<Options...>, "queue.migrate: a migration never blocks");
+    const detail::CommandOptions o = detail::command_options(options...);
     cl_event raw = nullptr;
-    detail::migrate(memory.get(), memory.context_handle(), *this, options, wait, &raw, on_error);
-    return Event::adopt(raw);
+    detail::migrate(memory.get(), memory.context_handle(), *this, how, *o.wait,
+                    detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
+    if constexpr (detail::asks_event<Options...>) {
+        return Event::adopt(raw);
+    }
 }
 
 OPENCLAW_END_NAMESPACE

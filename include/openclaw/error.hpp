@@ -484,6 +484,17 @@ struct Sink {
     static bool throws(OnError sink) noexcept;
 };
 
+/// True for what may end an argument list as its error target: an OnError, or a
+/// std::error_code, Status or Relay that it is made from (lvalues, as the last argument of any
+/// other call).
+template <class A>
+inline constexpr bool is_error_target = std::is_same_v<std::remove_cvref_t<A>, OnError> ||
+                                        (std::is_lvalue_reference_v<A> &&
+                                         !std::is_const_v<std::remove_reference_t<A>> &&
+                                         (std::is_same_v<std::remove_cvref_t<A>, std::error_code> ||
+                                          std::is_same_v<std::remove_cvref_t<A>, Status> ||
+                                          std::is_same_v<std::remove_cvref_t<A>, Relay>));
+
 }  // namespace detail
 
 inline bool OnError::throws() const noexcept {

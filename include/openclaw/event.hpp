@@ -41,7 +41,7 @@ inline std::string abnormal_end(cl_int status) {
 }  // namespace detail
 
 /// Tag asking an enqueue call to return the command's Event. Made only from its own key, so a
-/// bare `{}` in a call is never taken for it (it stays the wait list), as std::nullopt_t does.
+/// bare `{}` in a call is never taken for it, as std::nullopt_t does.
 struct WithEvent {
     /// The only way to make the tag (openclaw::with_event is one).
     struct Key {
@@ -50,7 +50,7 @@ struct WithEvent {
     /// Makes the tag from its key.
     constexpr explicit WithEvent(Key) noexcept {}
 };
-/// Pass as the argument before the wait list to get the command's Event back.
+/// Pass it among a command's options (after its operands) to get the command's Event back.
 inline constexpr WithEvent with_event{WithEvent::Key{}};
 
 /// Tag asking a transfer not to block: it returns at once with the command's Event. Accepted
@@ -64,7 +64,7 @@ struct Nonblocking {
     /// Makes the tag from its key.
     constexpr explicit Nonblocking(Key) noexcept {}
 };
-/// Pass as the argument before the wait list to enqueue a transfer without waiting for it.
+/// Pass it among a transfer's options (after its operands) to enqueue it without waiting for it.
 inline constexpr Nonblocking nonblocking{Nonblocking::Key{}};
 
 namespace detail {

@@ -99,15 +99,6 @@ inline constexpr bool outlives_the_call = std::is_lvalue_reference_v<A> ||
                                            ArgumentTraits<std::remove_cvref_t<A>>::form !=
                                                ArgForm::object);
 
-/// True for what may end an argument list as its error target: an OnError, or the
-/// std::error_code or Status it is made from (as the last argument of any other call).
-template <class A>
-inline constexpr bool is_error_target = std::is_same_v<std::remove_cvref_t<A>, OnError> ||
-                                        (std::is_lvalue_reference_v<A> &&
-                                         !std::is_const_v<std::remove_reference_t<A>> &&
-                                         (std::is_same_v<std::remove_cvref_t<A>, std::error_code> ||
-                                          std::is_same_v<std::remove_cvref_t<A>, Status>));
-
 template <class... Args>
 consteval bool ends_with_error_target() {
     if constexpr (sizeof...(Args) == 0) {

@@ -108,6 +108,77 @@ std::span<T> host_span(Host&& host) noexcept {
 template <class R>
 concept BufferRegion = is_buffer_region<std::remove_cvref_t<R>>;
 
+/// What may follow a command's operands, in any order and each at most once: `with_event`,
+/// `nonblocking` (transfers only), a WaitList (`openclaw::after(...)`) and an error target (an
+/// OnError, or the std::error_code&, Status& it is made from).
+template <class O>
+concept CommandOption = std::is_same_v<std::remove_cvref_t<O>, WithEvent> ||
+    std::is_same_v<std::remove_cvref_t<O>, Nonblocking> ||
+    std::is_same_v<std::remove_cvref_t<O>, WaitList> || is_error_target<O>;
+
+/// How many of a command's options are of type T.
+template <class T, class... O>
+inline constexpr std::size_t option_count =
+    (std::size_t{0} + ... + std::size_t{std::is_same_v<std::remove_cvref_t<O>, T>});
+/// True when a command was given `with_event`.
+template <class... O>
+inline constexpr bool asks_event = option_count<WithEvent, O...> != 0;
+/// True when a transfer was given `nonblocking`.
+template <class... O>
+inline constexpr bool asks_nonblocking = option_count<Nonblocking, O...> != 0;
+/// Event when a command was given `with_event`, else void: what most commands return.
+template <class... O>
+using EventIfAsked = std::conditional_t<asks_event<O...>, Event, void>;
+
+/// What read(region, host, options...) returns: the Event when asked for (`with_event`) or
+/// when the read does not block (`nonblocking`), else nothing.
+template <class Host, class... O>
+using ReadResult = std::conditional_t<asks_event<O...> || asks_nonblocking<O...>, Event, void>;
+/// What write(region, host, options...) returns: as ReadResult, but a HostTransfer keeping the
+/// vector when a vector moved in is written without blocking.
+template <class Region, class Host, class... O>
+using WriteResult =
+    std::conditional_t<asks_nonblocking<O...> &&
+                           std::is_same_v<Host, std::vector<typename Region::value_type>>,
+                       HostTransfer<typename Region::value_type>, ReadResult<Host, O...>>;
+/// What the maps return: the view, and with `with_event` the map command's Event beside it.
+template <class T, class... O>
+using MapResult =
+    std::conditional_t<asks_event<O...>, std::pair<MappedSpan<T>, Event>, MappedSpan<T>>;
+
+/// A command's options, read from its trailing arguments.
+struct CommandOptions {
+    const WaitList* wait = &no_wait;
+    OnError on_error;
+};
+
+inline void take_option(CommandOptions&, WithEvent) noexcept {}
+inline void take_option(CommandOptions&, Nonblocking) noexcept {}
+inline void take_option(CommandOptions& options, const WaitList& wait) noexcept {
+    options.wait = &wait;
+}
+template <class Target>
+requires is_error_target<Target&>
+void take_option(CommandOptions& options, Target& target) {
+    options.on_error = OnError(target);
+}
+inline void take_option(CommandOptions& options, OnError on_error) noexcept {
+    options.on_error = on_error;
+}
+
+/// Reads a command's options (`call` names the command in the compile-time refusals).
+template <class... O>
+CommandOptions command_options(O&&... options) {
+    static_assert(option_count<WithEvent, O...> <= 1 && option_count<Nonblocking, O...> <= 1 &&
+                      option_count<WaitList, O...> <= 1 &&
+                      (std::size_t{0} + ... + std::size_t{is_error_target<O&&>}) <= 1,
+                  "a command takes each of with_event, nonblocking, a wait list and an error "
+                  "target at most once");
+    CommandOptions read;
+    (take_option(read, options), ...);
+    return read;
+}
+
 }  // namespace detail
 
 /// How clEnqueueMigrateMemObjects moves memory.
@@ -168,62 +239,58 @@ class Queue {
         }
     }
 
-    /// Launches `kernel` with the arguments it holds over `global` work-items in work-groups of
-    /// `local` (empty: the driver chooses), after the events of `wait` (see after()). The
-    /// geometry is checked against the device first. Returns when the launch is enqueued;
-    /// `kernel.set_args(...)` returns the kernel, so `queue.enqueue(k.set_args(a, b),
-    /// NDRange{n})` binds and launches in one expression.
-    template <std::derived_from<KernelBase> K>
-    void enqueue(const K& kernel, const NDRange& global, const NDRange& local = detail::no_range,
-                 const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        launch(kernel, global, local, wait, nullptr, on_error);
+    /// Launches `kernel` with the arguments it holds over `global` work-items in work-groups
+    /// chosen by the driver (or of `local`, in the overload below), then returns: the launch is
+    /// enqueued. The geometry is checked against the device first. Options follow in any order:
+    /// `with_event` (the launch's Event is returned; empty if the launch failed), a wait list
+    /// (`openclaw::after(event, ...)`) and an error target. `kernel.set_args(...)` returns the
+    /// kernel, so `queue.enqueue(k.set_args(a, b), NDRange{n})` binds and launches in one
+    /// expression.
+    template <std::derived_from<KernelBase> K, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> enqueue(const K& kernel, const NDRange& global,
+                                             Options&&... options) const {
+        return enqueue(kernel, global, detail::no_range, std::forward<Options>(options)...);
     }
-    /// As enqueue(), returning the launch's Event (empty if the launch failed).
-    template <std::derived_from<KernelBase> K>
-    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, WithEvent,
-                                const WaitList& wait = detail::no_wait,
-                                OnError on_error = {}) const {
-        return enqueue(kernel, global, NDRange{}, with_event, wait, on_error);
-    }
-    /// As enqueue() with a local size, returning the launch's Event (empty if the launch failed).
-    template <std::derived_from<KernelBase> K>
-    [[nodiscard]] Event enqueue(const K& kernel, const NDRange& global, const NDRange& local,
-                                WithEvent, const WaitList& wait = detail::no_wait,
-                                OnError on_error = {}) const {
-        cl_event raw = nullptr;
-        launch(kernel, global, local, wait, &raw, on_error);
-        return Event::adopt(raw);
+    /// As enqueue() above, in work-groups of `local`.
+    template <std::derived_from<KernelBase> K, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> enqueue(const K& kernel, const NDRange& global,
+                                             const NDRange& local, Options&&... options) const {
+        static_assert(!detail::asks_nonblocking<Options...>,
+                      "queue.enqueue: a launch never blocks (nonblocking is for transfers)");
+        const detail::CommandOptions o = detail::command_options(options...);
+        if constexpr (detail::asks_event<Options...>) {
+            cl_event raw = nullptr;
+            launch(kernel, global, local, *o.wait, &raw, o.on_error);
+            return Event::adopt(raw);
+        } else {
+            launch(kernel, global, local, *o.wait, nullptr, o.on_error);
+        }
     }
 
     /// As enqueue(), with the work-items' global IDs starting at `offset` instead of 0 (the
     /// global_work_offset of clEnqueueNDRangeKernel). The offset has the global range's
     /// dimensions, and offset + global must stay within size_t.
-    template <std::derived_from<KernelBase> K>
-    void enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
-                 const NDRange& local = detail::no_range, const WaitList& wait = detail::no_wait,
-                 OnError on_error = {}) const {
-        if (check_offset(offset.values(), global, on_error)) [[likely]] {
-            launch(kernel, global, local, wait, nullptr, on_error, offset.values().data());
-        }
+    template <std::derived_from<KernelBase> K, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> enqueue(const K& kernel, const GlobalOffset& offset,
+                                             const NDRange& global, Options&&... options) const {
+        return enqueue(kernel, offset, global, detail::no_range, std::forward<Options>(options)...);
     }
-    /// As the launch with an offset above, returning the launch's Event.
-    template <std::derived_from<KernelBase> K>
-    [[nodiscard]] Event enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
-                                WithEvent, const WaitList& wait = detail::no_wait,
-                                OnError on_error = {}) const {
-        return enqueue(kernel, offset, global, NDRange{}, with_event, wait, on_error);
-    }
-    /// As the launch with an offset and a local size above, returning the launch's Event.
-    template <std::derived_from<KernelBase> K>
-    [[nodiscard]] Event enqueue(const K& kernel, const GlobalOffset& offset, const NDRange& global,
-                                const NDRange& local, WithEvent,
-                                const WaitList& wait = detail::no_wait,
-                                OnError on_error = {}) const {
+    /// As the launch with an offset above, in work-groups of `local`.
+    template <std::derived_from<KernelBase> K, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> enqueue(const K& kernel, const GlobalOffset& offset,
+                                             const NDRange& global, const NDRange& local,
+                                             Options&&... options) const {
+        static_assert(!detail::asks_nonblocking<Options...>,
+                      "queue.enqueue: a launch never blocks (nonblocking is for transfers)");
+        const detail::CommandOptions o = detail::command_options(options...);
         cl_event raw = nullptr;
-        if (check_offset(offset.values(), global, on_error)) [[likely]] {
-            launch(kernel, global, local, wait, &raw, on_error, offset.values().data());
+        if (check_offset(offset.values(), global, o.on_error)) [[likely]] {
+            launch(kernel, global, local, *o.wait, detail::asks_event<Options...> ? &raw : nullptr,
+                   o.on_error, offset.values().data());
         }
-        return Event::adopt(raw);
+        if constexpr (detail::asks_event<Options...>) {
+            return Event::adopt(raw);
+        }
     }
 
     /// Refused at compile time: enqueue launches kernels.
@@ -244,211 +311,102 @@ class Queue {
     // such a transfer is not staged); without it no cl_event is made.
 
     /// Reads the region into `dst` (a span, vector or PinnedBuffer holding at least as many
-    /// elements); blocking. Large reads into pageable memory of a discrete device are staged
-    /// through pinned buffers (QueueOptions::staging).
-    template <detail::BufferRegion Region, class Host>
-    requires detail::HostDestination<Host, typename Region::value_type>
-    void read(const Region& src, Host&& dst, const WaitList& wait = detail::no_wait,
-              OnError on_error = {}) const;
-    /// As read(), returning the (completed) command's Event, e.g. for its profile.
-    template <detail::BufferRegion Region, class Host>
-    requires detail::HostDestination<Host, typename Region::value_type>
-    [[nodiscard]] Event read(const Region& src, Host&& dst, WithEvent,
-                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// Starts reading the region into pinned memory and returns at once; `dst` waits for the
-    /// command before its memory goes (its destructor, or dst.wait()).
-    template <detail::BufferRegion Region>
-    [[nodiscard]] Event read(const Region& src, PinnedBuffer<typename Region::value_type>& dst,
-                             Nonblocking, const WaitList& wait = detail::no_wait,
-                             OnError on_error = {}) const;
-    /// Refused at compile time: memory the queue does not own is transferred only blocking.
-    template <detail::BufferRegion Region, class Host>
-    requires(!detail::is_pinned<std::remove_cvref_t<Host>>) void read(const Region&, Host&&,
-                                                                      Nonblocking,
-                                                                      const WaitList& = {},
-                                                                      OnError = {}) const {
-        static_assert(detail::is_pinned<Host>,
-                      "queue.read(region, memory, nonblocking): memory the queue does not own "
-                      "could be freed under the command: pass a PinnedBuffer, or call "
-                      "queue.read(region, nonblocking) for a HostTransfer that owns its vector");
-    }
-    /// Refused at compile time: host memory that cannot take the region's elements.
-    template <detail::BufferRegion Region, class Host, class... Rest>
-    requires(
-        detail::HostMemory<Host> &&
-        !detail::HostDestination<Host, typename Region::value_type>) void read(const Region&,
-                                                                               Host&&,
-                                                                               Rest&&...) const {
-        static_assert(detail::same_element<Host, typename Region::value_type>,
-                      "queue.read(region, dst): dst holds another element type than the buffer: "
-                      "read into a vector, array, span or PinnedBuffer of the buffer's value_type "
-                      "(or view the buffer as another type with buffer.as<U>())");
-        static_assert(!detail::same_element<Host, typename Region::value_type>,
-                      "queue.read(region, dst): dst is read-only (const) host memory: a read "
-                      "writes into it");
-    }
+    /// elements). Blocking: large reads into pageable memory of a discrete device are staged
+    /// through pinned buffers (QueueOptions::staging). Options, in any order: `with_event`
+    /// returns the (completed) command's Event, e.g. for its profile; `nonblocking` (only for a
+    /// PinnedBuffer, which waits for the command before its memory goes) starts the read and
+    /// returns its Event at once; a wait list; an error target.
+    template <detail::BufferRegion Region, detail::HostMemory Host,
+              detail::CommandOption... Options>
+    detail::ReadResult<Host, Options...> read(const Region& src, Host&& dst,
+                                              Options&&... options) const;
     /// Starts reading the region into a vector the returned HostTransfer owns; get() waits and
-    /// hands it over. The memory cannot be freed under the command.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] HostTransfer<typename Region::value_type> read(
-        const Region& src, Nonblocking, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
+    /// hands it over. The memory cannot be freed under the command. Options: a wait list, an
+    /// error target.
+    template <detail::BufferRegion Region, detail::CommandOption... Options>
+    [[nodiscard]] HostTransfer<typename Region::value_type> read(const Region& src, Nonblocking,
+                                                                 Options&&... options) const;
 
     /// Writes `src` (a span, vector or PinnedBuffer of at most the region's size) over the
-    /// start of the region; blocking (staged like read()).
-    template <detail::BufferRegion Region, class Host>
-    requires detail::HostSource<Host, typename Region::value_type>
-    void write(const Region& dst, Host&& src, const WaitList& wait = detail::no_wait,
-               OnError on_error = {}) const;
-    /// As write(), returning the (completed) command's Event.
-    template <detail::BufferRegion Region, class Host>
-    requires detail::HostSource<Host, typename Region::value_type>
-    [[nodiscard]] Event write(const Region& dst, Host&& src, WithEvent,
-                              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// Starts writing pinned memory over the region and returns at once (see read()).
-    template <detail::BufferRegion Region>
-    [[nodiscard]] Event write(const Region& dst, PinnedBuffer<typename Region::value_type>& src,
-                              Nonblocking, const WaitList& wait = detail::no_wait,
-                              OnError on_error = {}) const;
-    /// Refused at compile time: memory the queue does not own is transferred only blocking.
-    template <detail::BufferRegion Region, class Host>
-    requires(!detail::is_pinned<std::remove_cvref_t<Host>> &&
-             !std::is_same_v<
-                 Host, std::vector<typename Region::value_type>>) void write(const Region&, Host&&,
-                                                                             Nonblocking,
-                                                                             const WaitList& = {},
-                                                                             OnError = {}) const {
-        static_assert(detail::is_pinned<Host>,
-                      "queue.write(region, memory, nonblocking): memory the queue does not own "
-                      "could be freed under the command: pass a PinnedBuffer, or move a vector in "
-                      "(queue.write(region, std::move(v), nonblocking)) for a HostTransfer");
-    }
-    /// Refused at compile time: host memory of another element type than the region's.
-    template <detail::BufferRegion Region, class Host, class... Rest>
-    requires(detail::HostMemory<Host> &&
-             !detail::HostSource<Host, typename Region::value_type>) void write(const Region&,
-                                                                                Host&&,
-                                                                                Rest&&...) const {
-        static_assert(detail::dependent_false<Host>,
-                      "queue.write(region, src): src holds another element type than the buffer: "
-                      "write from a vector, array, span or PinnedBuffer of the buffer's "
-                      "value_type (or view the buffer as another type with buffer.as<U>())");
-    }
-    /// Starts writing `src`, which the returned HostTransfer keeps until the command is done.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] HostTransfer<typename Region::value_type> write(
-        const Region& dst, std::vector<typename Region::value_type>&& src, Nonblocking,
-        const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    /// start of the region; blocking (staged like read()). Options as read()'s; `nonblocking`
+    /// takes a PinnedBuffer (the Event is returned) or a vector moved in
+    /// (`queue.write(region, std::move(v), nonblocking)`: the returned HostTransfer keeps it
+    /// until the command is done).
+    template <detail::BufferRegion Region, detail::HostMemory Host,
+              detail::CommandOption... Options>
+    detail::WriteResult<Region, Host, Options...> write(const Region& dst, Host&& src,
+                                                        Options&&... options) const;
 
     /// Copies the source region to the start of the destination region, which must hold it
-    /// (clEnqueueCopyBuffer; enqueued, the buffers are the device's).
-    template <detail::BufferRegion Source, detail::BufferRegion Destination>
-    void copy(const Source& src, const Destination& dst, const WaitList& wait = detail::no_wait,
-              OnError on_error = {}) const;
-    /// As copy(), returning the command's Event.
-    template <detail::BufferRegion Source, detail::BufferRegion Destination>
-    [[nodiscard]] Event copy(const Source& src, const Destination& dst, WithEvent,
-                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    /// (clEnqueueCopyBuffer; enqueued, the buffers are the device's). Options: `with_event`, a
+    /// wait list, an error target.
+    template <detail::BufferRegion Source, detail::BufferRegion Destination,
+              detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> copy(const Source& src, const Destination& dst,
+                                          Options&&... options) const;
 
     /// Sets every element of the region to `value` (clEnqueueFillBuffer; enqueued: the pattern
-    /// is copied at once).
-    template <detail::BufferRegion Region>
-    void fill(const Region& dst, const typename Region::value_type& value,
-              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As fill(), returning the command's Event.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] Event fill(const Region& dst, const typename Region::value_type& value, WithEvent,
-                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    /// is copied at once). Options as copy()'s.
+    template <detail::BufferRegion Region, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> fill(const Region& dst,
+                                          const typename Region::value_type& value,
+                                          Options&&... options) const;
 
-    /// Maps the region for reading (blocking): a view over const T that unmaps itself.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] MappedSpan<const typename Region::value_type> map_read(
-        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    /// Maps the region for reading (blocking): a view over const T that unmaps itself. With
+    /// `with_event` it returns the view and the map command's Event: `auto [view, event] =
+    /// queue.map_read(region, openclaw::with_event)`. Options also: a wait list, an error
+    /// target.
+    template <detail::BufferRegion Region, detail::CommandOption... Options>
+    [[nodiscard]] detail::MapResult<const typename Region::value_type, Options...> map_read(
+        const Region& region, Options&&... options) const;
     /// Maps the region for writing (CL_MAP_WRITE: what the host leaves keeps its contents).
-    template <detail::BufferRegion Region>
-    [[nodiscard]] MappedSpan<typename Region::value_type> map_write(
-        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    /// Options as map_read()'s.
+    template <detail::BufferRegion Region, detail::CommandOption... Options>
+    [[nodiscard]] detail::MapResult<typename Region::value_type, Options...> map_write(
+        const Region& region, Options&&... options) const;
     /// Maps the region for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: the view starts
-    /// undefined; write every element).
-    template <detail::BufferRegion Region>
-    [[nodiscard]] MappedSpan<typename Region::value_type> map_discard(
-        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// Maps the region for reading and writing.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] MappedSpan<typename Region::value_type> map_read_write(
-        const Region& region, const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As map_read(), with the map command's Event: `auto [view, event] = queue.map_read(region,
-    /// openclaw::with_event)`.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] std::pair<MappedSpan<const typename Region::value_type>, Event> map_read(
-        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
-    /// As map_write(), with the map command's Event: `auto [view, event] = queue.map_write(region,
-    /// openclaw::with_event)`.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_write(
-        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
-    /// As map_discard(), with the map command's Event: `auto [view, event] =
-    /// queue.map_discard(region, openclaw::with_event)`.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_discard(
-        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
-    /// As map_read_write(), with the map command's Event: `auto [view, event] =
-    /// queue.map_read_write(region, openclaw::with_event)`.
-    template <detail::BufferRegion Region>
-    [[nodiscard]] std::pair<MappedSpan<typename Region::value_type>, Event> map_read_write(
-        const Region& region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
+    /// undefined; write every element). Options as map_read()'s.
+    template <detail::BufferRegion Region, detail::CommandOption... Options>
+    [[nodiscard]] detail::MapResult<typename Region::value_type, Options...> map_discard(
+        const Region& region, Options&&... options) const;
+    /// Maps the region for reading and writing. Options as map_read()'s.
+    template <detail::BufferRegion Region, detail::CommandOption... Options>
+    [[nodiscard]] detail::MapResult<typename Region::value_type, Options...> map_read_write(
+        const Region& region, Options&&... options) const;
 
     /// Reads a rectangular box of `src` into `dst` (clEnqueueReadBufferRect; blocking):
-    /// `rect.source` places it in the buffer, `rect.destination` in `dst`, in elements.
-    template <class T, class A, class Host>
-    requires detail::HostDestination<Host, T>
-    void read(const Buffer<T, A>& src, const Rect& rect, Host&& dst,
-              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As the rectangular read, returning the command's Event.
-    template <class T, class A, class Host>
-    requires detail::HostDestination<Host, T>
-    [[nodiscard]] Event read(const Buffer<T, A>& src, const Rect& rect, Host&& dst, WithEvent,
-                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    /// `rect.source` places it in the buffer, `rect.destination` in `dst`, in elements. Options:
+    /// `with_event`, a wait list, an error target.
+    template <class T, class A, class Host, detail::CommandOption... Options>
+    requires detail::HostDestination<Host, T> detail::EventIfAsked<Options...> read(
+        const Buffer<T, A>& src, const Rect& rect, Host&& dst, Options&&... options)
+    const;
     /// Writes a rectangular box of `src` into `dst` (clEnqueueWriteBufferRect; blocking):
-    /// `rect.source` places it in `src`, `rect.destination` in the buffer.
-    template <class T, class A, class Host>
-    requires detail::HostSource<Host, T>
-    void write(const Buffer<T, A>& dst, const Rect& rect, Host&& src,
-               const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As the rectangular write, returning the command's Event.
-    template <class T, class A, class Host>
-    requires detail::HostSource<Host, T>
-    [[nodiscard]] Event write(const Buffer<T, A>& dst, const Rect& rect, Host&& src, WithEvent,
-                              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// Copies a rectangular box between buffers (clEnqueueCopyBufferRect; enqueued). The box
-    /// is a Rect by name (a bare `{}` there is the whole-buffer copy's wait list).
-    template <class T, class A, class B, std::same_as<Rect> R>
-    void copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
-              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As the rectangular copy, returning the command's Event.
-    template <class T, class A, class B, std::same_as<Rect> R>
-    [[nodiscard]] Event copy(const Buffer<T, A>& src, const Buffer<T, B>& dst, const R& rect,
-                             WithEvent, const WaitList& wait = detail::no_wait,
-                             OnError on_error = {}) const;
+    /// `rect.source` places it in `src`, `rect.destination` in the buffer. Options as the
+    /// rectangular read's.
+    template <class T, class A, class Host, detail::CommandOption... Options>
+    requires detail::HostSource<Host, T> detail::EventIfAsked<Options...> write(
+        const Buffer<T, A>& dst, const Rect& rect, Host&& src, Options&&... options)
+    const;
+    /// Copies a rectangular box between buffers (clEnqueueCopyBufferRect; enqueued). The box is
+    /// a Rect by name (`queue.copy(a, b, Rect{...})`). Options as the rectangular read's.
+    template <class T, class A, class B, std::same_as<Rect> R, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> copy(const Buffer<T, A>& src, const Buffer<T, B>& dst,
+                                          const R& rect, Options&&... options) const;
 
-    /// Moves a buffer or image to this queue's device ahead of its use, or with `options` to
-    /// the host, contents undefined (clEnqueueMigrateMemObjects; enqueued). A wait list comes
-    /// after the options: `queue.migrate(buffer, {}, openclaw::after(event))`.
-    template <class Memory>
-    requires(detail::is_buffer<Memory> ||
-             detail::is_image<Memory>) void migrate(const Memory& memory,
-                                                    const MigrateOptions& options = {},
-                                                    const WaitList& wait = detail::no_wait,
-                                                    OnError on_error = {}) const;
-    /// As migrate() with `options`, returning the command's Event.
-    template <class Memory>
-    requires(detail::is_buffer<Memory> || detail::is_image<Memory>) [[nodiscard]] Event
-        migrate(const Memory& memory, const MigrateOptions& options, WithEvent,
-                const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    /// Moves a buffer or image to this queue's device ahead of its use (clEnqueueMigrateMemObjects;
+    /// enqueued). Options: `with_event`, a wait list, an error target.
+    template <class Memory, detail::CommandOption... Options>
+    requires(detail::is_buffer<Memory> || detail::is_image<Memory>)
+        detail::EventIfAsked<Options...> migrate(const Memory& memory, Options&&... options)
+    const { return migrate(memory, MigrateOptions{}, std::forward<Options>(options)...); }
+    /// As migrate(), with `options` (`{.to_host = true}`: to the host; `{.content_undefined =
+    /// true}`: the contents need not move).
+    template <class Memory, detail::CommandOption... Options>
+    requires(detail::is_buffer<Memory> || detail::is_image<Memory>)
+        detail::EventIfAsked<Options...> migrate(const Memory& memory, const MigrateOptions& how,
+                                                 Options&&... options)
+    const;
 
     // ---- image commands (image.hpp): the image, an optional ImageRegion, host memory ------
     // Host memory is a contiguous range of the image's pixel host type (a vector, array, span);
