@@ -95,7 +95,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
                                   "holds 16 bytes, the source 16384"));
     const openclaw::Version platform = env().device.platform().version();
     std::error_code ec;
-    env().queue.svm_migrate(std::span<float>(in), {}, {}, ec);
+    env().queue.svm_migrate(std::span<float>(in), {}, ec);
     if (platform >= openclaw::Version{2, 1}) {
         CHECK_FALSE(ec);
     } else {
@@ -140,7 +140,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
         CHECK(view.size() == 2);
     }
     const openclaw::Event migrated =
-        env().queue.svm_migrate(std::span<float>(in), {}, openclaw::with_event, {}, ec);
+        env().queue.svm_migrate(std::span<float>(in), {}, openclaw::with_event, ec);
     CHECK(static_cast<bool>(migrated) == (platform >= openclaw::Version{2, 1}));
     const auto empty =
         thrown<openclaw::Error>([&] { (void)env().queue.svm_map_read(std::span<float>()); });

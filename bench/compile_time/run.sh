@@ -6,6 +6,9 @@
 # RUNS interleaved runs (CPU time is the figure to read on a shared machine). Then the constexpr
 # budget the parse uses (clang -fconstexpr-steps, g++ -fconstexpr-ops-limit) and the template
 # depth each form needs. Prints Markdown tables (bench/RESULTS.md holds a copy).
+# EXTRA_FLAGS adds flags to every compilation: -DOPENCLAW_SEPARATE_COMPILATION measures the unit
+# as the default openclaw::openclaw target compiles it (the library's bodies compiled once, in
+# src/); without it the unit is header-only.
 #   bench/compile_time/run.sh            RUNS=3 CXXS="g++" bench/compile_time/run.sh
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,14 +27,15 @@ cmake -DOPENCLAW_EMBED_INPUT="$here/kernels300.cl" -DOPENCLAW_EMBED_OUTPUT="$wor
 compile() {  # compiler, extra flags...: exit status of one compilation
     cxx=$1
     shift
-    "$cxx" -std=c++20 -O2 -I"$root/include" -I"$work" "$@" -c "$here/tu.cpp" -o "$work/tu.o" \
-        2> "$work/errors"
+    "$cxx" -std=c++20 -O2 -I"$root/include" -I"$work" ${EXTRA_FLAGS:-} "$@" -c "$here/tu.cpp" \
+        -o "$work/tu.o" 2> "$work/errors"
 }
 
 one_run() {  # compiler, defines...: appends "<wall s> <cpu s> <peak KiB>" of one compilation
     cxx=$1
     shift
-    timed "$cxx" -std=c++20 -O2 -I"$root/include" -I"$work" "$@" -c "$here/tu.cpp" -o "$work/tu.o"
+    timed "$cxx" -std=c++20 -O2 -I"$root/include" -I"$work" ${EXTRA_FLAGS:-} "$@" -c "$here/tu.cpp" \
+        -o "$work/tu.o"
 }
 
 measure() {  # compiler, all: "<hand wall> <hand cpu> <hand MiB> <parsed wall> <parsed cpu> <parsed MiB>"
@@ -64,7 +68,7 @@ smallest() {  # compiler, flag prefix, low, high, defines...: the smallest value
     echo "$high"
 }
 
-echo "kernels300.cl: $(wc -l < "$here/kernels300.cl") lines; $runs runs each, medians"
+echo "kernels300.cl: $(wc -l < "$here/kernels300.cl") lines; $runs runs each, medians; flags: ${EXTRA_FLAGS:-none (header-only)}"
 echo
 echo "| compiler | kernels typed | CPU s by hand | CPU s from source | CPU added | wall s by hand | wall s from source | peak MiB by hand | peak MiB from source |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"

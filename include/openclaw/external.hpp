@@ -353,53 +353,41 @@ class Semaphore {
 
 // ---- Queue commands declared in queue.hpp ----------------------------------------------------
 
-template <class T, class A>
-void Queue::acquire_external(const Buffer<T, A>& buffer, const WaitList& wait,
-                             OnError on_error) const {
-    detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), true, wait, nullptr,
-                                    on_error);
+template <class T, class A, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::acquire_external(const Buffer<T, A>& buffer,
+                                                         Options&&... options) const {
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), true, wait,
+                                            event, on_error);
+        },
+        options...);
 }
-template <class T, class A>
-Event Queue::acquire_external(const Buffer<T, A>& buffer, WithEvent, const WaitList& wait,
-                              OnError on_error) const {
-    cl_event raw = nullptr;
-    detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), true, wait, &raw,
-                                    on_error);
-    return Event::adopt(raw);
+template <class T, class A, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::release_external(const Buffer<T, A>& buffer,
+                                                         Options&&... options) const {
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), false, wait,
+                                            event, on_error);
+        },
+        options...);
 }
-template <class T, class A>
-void Queue::release_external(const Buffer<T, A>& buffer, const WaitList& wait,
-                             OnError on_error) const {
-    detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), false, wait, nullptr,
-                                    on_error);
+template <std::same_as<Semaphore> S, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::wait(const S& semaphore, Options&&... options) const {
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            semaphore.enqueue(*this, true, wait, event, on_error);
+        },
+        options...);
 }
-template <class T, class A>
-Event Queue::release_external(const Buffer<T, A>& buffer, WithEvent, const WaitList& wait,
-                              OnError on_error) const {
-    cl_event raw = nullptr;
-    detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), false, wait, &raw,
-                                    on_error);
-    return Event::adopt(raw);
-}
-template <std::same_as<Semaphore> S>
-void Queue::wait(const S& semaphore, const WaitList& wait, OnError on_error) const {
-    semaphore.enqueue(*this, true, wait, nullptr, on_error);
-}
-template <std::same_as<Semaphore> S>
-Event Queue::wait(const S& semaphore, WithEvent, const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    semaphore.enqueue(*this, true, wait, &raw, on_error);
-    return Event::adopt(raw);
-}
-template <std::same_as<Semaphore> S>
-void Queue::signal(const S& semaphore, const WaitList& wait, OnError on_error) const {
-    semaphore.enqueue(*this, false, wait, nullptr, on_error);
-}
-template <std::same_as<Semaphore> S>
-Event Queue::signal(const S& semaphore, WithEvent, const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    semaphore.enqueue(*this, false, wait, &raw, on_error);
-    return Event::adopt(raw);
+template <std::same_as<Semaphore> S, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::signal(const S& semaphore, Options&&... options) const {
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            semaphore.enqueue(*this, false, wait, event, on_error);
+        },
+        options...);
 }
 
 /// Memory another API exported, as a Buffer<T, Access> over the same memory (no copy):

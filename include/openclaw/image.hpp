@@ -706,23 +706,17 @@ constexpr FillColor fill_color_of() noexcept {
 }
 }  // namespace detail
 
-template <class Image, class Color>
-requires(detail::is_image<Image>&& detail::is_fill_color<Color>) void Queue::fill(
-    const Image& image, const ImageRegion& region, const Color& color, const WaitList& wait,
-    OnError on_error) const {
-    detail::fill_image(image.image_, Image::kind, Image::format, *this, region, &color,
-                       detail::fill_color_of<Color>(), wait, nullptr, on_error);
-}
-
-template <class Image, class Color>
-requires(detail::is_image<Image>&& detail::is_fill_color<Color>) Event Queue::fill(
-    const Image& image, const ImageRegion& region, const Color& color, WithEvent,
-    const WaitList& wait, OnError on_error)
+template <class Image, class Color, detail::CommandOption... Options>
+requires(detail::is_image<Image>&& detail::is_fill_color<Color>)
+    detail::EventIfAsked<Options...> Queue::fill(const Image& image, const ImageRegion& region,
+                                                 const Color& color, Options&&... options)
 const {
-    cl_event raw = nullptr;
-    detail::fill_image(image.image_, Image::kind, Image::format, *this, region, &color,
-                       detail::fill_color_of<Color>(), wait, &raw, on_error);
-    return Event::adopt(raw);
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::fill_image(image.image_, Image::kind, Image::format, *this, region, &color,
+                               detail::fill_color_of<Color>(), wait, event, on_error);
+        },
+        options...);
 }
 
 namespace detail {
@@ -739,62 +733,46 @@ void copy_image_region(const Queue& queue, const ImageObject& image, ImageKind k
 }
 }  // namespace detail
 
-template <class Image, detail::BufferRegion Region>
-requires detail::is_image<Image>
-void Queue::copy(const Image& src, const ImageRegion& region, const Region& dst,
-                 const WaitList& wait, OnError on_error) const {
-    detail::copy_image_region<Image>(*this, src.image_, Image::kind, Image::format,
-                                     detail::region_of(dst), true, region, wait, nullptr, on_error);
-}
-
-template <class Image, detail::BufferRegion Region>
-requires detail::is_image<Image> Event Queue::copy(const Image& src, const ImageRegion& region,
-                                                   const Region& dst, WithEvent,
-                                                   const WaitList& wait, OnError on_error)
+template <class Image, detail::BufferRegion Region, detail::CommandOption... Options>
+requires detail::is_image<Image> detail::EventIfAsked<Options...> Queue::copy(
+    const Image& src, const ImageRegion& region, const Region& dst, Options&&... options)
 const {
-    cl_event raw = nullptr;
-    detail::copy_image_region<Image>(*this, src.image_, Image::kind, Image::format,
-                                     detail::region_of(dst), true, region, wait, &raw, on_error);
-    return Event::adopt(raw);
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::copy_image_region<Image>(*this, src.image_, Image::kind, Image::format,
+                                             detail::region_of(dst), true, region, wait, event,
+                                             on_error);
+        },
+        options...);
 }
 
-template <detail::BufferRegion Region, class Image>
-requires detail::is_image<Image>
-void Queue::copy(const Region& src, const Image& dst, const ImageRegion& region,
-                 const WaitList& wait, OnError on_error) const {
-    detail::copy_image_region<Image>(*this, dst.image_, Image::kind, Image::format,
-                                     detail::region_of(src), false, region, wait, nullptr,
-                                     on_error);
-}
-
-template <detail::BufferRegion Region, class Image>
-requires detail::is_image<Image> Event Queue::copy(const Region& src, const Image& dst,
-                                                   const ImageRegion& region, WithEvent,
-                                                   const WaitList& wait, OnError on_error)
+template <detail::BufferRegion Region, class Image, detail::CommandOption... Options>
+requires detail::is_image<Image> detail::EventIfAsked<Options...> Queue::copy(
+    const Region& src, const Image& dst, const ImageRegion& region, Options&&... options)
 const {
-    cl_event raw = nullptr;
-    detail::copy_image_region<Image>(*this, dst.image_, Image::kind, Image::format,
-                                     detail::region_of(src), false, region, wait, &raw, on_error);
-    return Event::adopt(raw);
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::copy_image_region<Image>(*this, dst.image_, Image::kind, Image::format,
+                                             detail::region_of(src), false, region, wait, event,
+                                             on_error);
+        },
+        options...);
 }
 
-template <class Source, class Destination>
-requires(detail::is_image<Source>&& detail::is_image<Destination>) void Queue::copy(
-    const Source& src, const ImageRegion& region, const Destination& dst,
-    const std::array<std::size_t, 3>& to, const WaitList& wait, OnError on_error) const {
-    detail::copy_images(src.image_, Source::kind, Source::format, dst.image_, Destination::kind,
-                        Destination::format, region, to, *this, wait, nullptr, on_error);
-}
-
-template <class Source, class Destination>
-requires(detail::is_image<Source>&& detail::is_image<Destination>) Event Queue::copy(
-    const Source& src, const ImageRegion& region, const Destination& dst,
-    const std::array<std::size_t, 3>& to, WithEvent, const WaitList& wait, OnError on_error)
+template <class Source, class Destination, detail::CommandOption... Options>
+requires(detail::is_image<Source>&& detail::is_image<Destination>)
+    detail::EventIfAsked<Options...> Queue::copy(const Source& src, const ImageRegion& region,
+                                                 const Destination& dst,
+                                                 const std::array<std::size_t, 3>& to,
+                                                 Options&&... options)
 const {
-    cl_event raw = nullptr;
-    detail::copy_images(src.image_, Source::kind, Source::format, dst.image_, Destination::kind,
-                        Destination::format, region, to, *this, wait, &raw, on_error);
-    return Event::adopt(raw);
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::copy_images(src.image_, Source::kind, Source::format, dst.image_,
+                                Destination::kind, Destination::format, region, to, *this, wait,
+                                event, on_error);
+        },
+        options...);
 }
 
 OPENCLAW_END_NAMESPACE

@@ -179,6 +179,40 @@ CommandOptions command_options(O&&... options) {
     return read;
 }
 
+/// The body of a command that never blocks: runs `command(wait, event, on_error)` (event null
+/// unless `with_event` was given) with the command's options, and returns its Event when asked.
+template <class Command, class... O>
+EventIfAsked<O...> run_command(Command&& command, O&... options) {
+    static_assert(!asks_nonblocking<O...>,
+                  "this command never blocks: nonblocking is for the reads and writes of host "
+                  "memory");
+    const CommandOptions o = command_options(options...);
+    if constexpr (asks_event<O...>) {
+        cl_event raw = nullptr;
+        command(*o.wait, &raw, o.on_error);
+        return Event::adopt(raw);
+    } else {
+        command(*o.wait, nullptr, o.on_error);
+    }
+}
+
+/// The body of a map: `map(wait, event, on_error)` makes the view; with `with_event` the view and
+/// the map command's Event come back together.
+template <class Map, class... O>
+auto run_map(Map&& map, O&... options) {
+    static_assert(!asks_nonblocking<O...>,
+                  "queue.map_*: a map blocks until the view is ready (take its Event with "
+                  "with_event)");
+    const CommandOptions o = command_options(options...);
+    if constexpr (asks_event<O...>) {
+        cl_event raw = nullptr;
+        auto view = map(*o.wait, &raw, o.on_error);
+        return std::pair<decltype(view), Event>{std::move(view), Event::adopt(raw)};
+    } else {
+        return map(*o.wait, nullptr, o.on_error);
+    }
+}
+
 }  // namespace detail
 
 /// How clEnqueueMigrateMemObjects moves memory.
@@ -410,325 +444,207 @@ class Queue {
 
     // ---- image commands (image.hpp): the image, an optional ImageRegion, host memory ------
     // Host memory is a contiguous range of the image's pixel host type (a vector, array, span);
-    // rows are packed unless the region gives row_pitch / slice_pitch. All block; the
-    // `with_event` forms return the (completed) command's Event for its profiling times.
+    // rows are packed unless the region gives row_pitch / slice_pitch. Transfers and maps block;
+    // fills and copies are enqueued. Options as the buffer commands': `with_event` (the
+    // command's Event, beside the view for a map), a wait list, an error target, in any order.
 
     /// Reads the whole image into host memory (blocking; see image.hpp for the layout).
-    template <class Image, class Host>
-    requires detail::is_image<Image>
-    void read(const Image& image, Host&& dst, const WaitList& wait = detail::no_wait,
-              OnError on_error = {}) const {
-        read(image, image.whole(), std::forward<Host>(dst), wait, on_error);
+    template <class Image, class Host, detail::CommandOption... Options>
+    requires detail::is_image<Image> detail::EventIfAsked<Options...> read(const Image& image,
+                                                                           Host&& dst,
+                                                                           Options&&... options)
+    const {
+        return read(image, image.whole(), std::forward<Host>(dst),
+                    std::forward<Options>(options)...);
     }
     /// Reads `region` of the image into host memory (blocking).
-    template <class Image, class Host>
-    requires detail::is_image<Image>
-    void read(const Image& image, const ImageRegion& region, Host&& dst,
-              const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        image_transfer<true>(image, region, std::forward<Host>(dst), wait, nullptr, on_error);
-    }
-    /// As the image read of `region`, returning the command's Event.
-    template <class Image, class Host>
-    requires detail::is_image<Image>
-    [[nodiscard]] Event read(const Image& image, const ImageRegion& region, Host&& dst, WithEvent,
-                             const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        cl_event raw = nullptr;
-        image_transfer<true>(image, region, std::forward<Host>(dst), wait, &raw, on_error);
-        return Event::adopt(raw);
+    template <class Image, class Host, detail::CommandOption... Options>
+    requires detail::is_image<Image> detail::EventIfAsked<Options...> read(
+        const Image& image, const ImageRegion& region, Host&& dst, Options&&... options)
+    const {
+        static_assert(!detail::asks_nonblocking<Options...>,
+                      "queue.read(image, ...): an image read blocks");
+        if constexpr (!detail::asks_nonblocking<Options...>) {
+            return detail::run_command(
+                [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                    image_transfer<true>(image, region, std::forward<Host>(dst), wait, event,
+                                         on_error);
+                },
+                options...);
+        }
     }
     /// Writes host memory over the whole image (blocking).
-    template <class Image, class Host>
-    requires detail::is_image<Image>
-    void write(const Image& image, Host&& src, const WaitList& wait = detail::no_wait,
-               OnError on_error = {}) const {
-        write(image, image.whole(), std::forward<Host>(src), wait, on_error);
+    template <class Image, class Host, detail::CommandOption... Options>
+    requires detail::is_image<Image> detail::EventIfAsked<Options...> write(const Image& image,
+                                                                            Host&& src,
+                                                                            Options&&... options)
+    const {
+        return write(image, image.whole(), std::forward<Host>(src),
+                     std::forward<Options>(options)...);
     }
     /// Writes host memory over `region` of the image (blocking).
-    template <class Image, class Host>
-    requires detail::is_image<Image>
-    void write(const Image& image, const ImageRegion& region, Host&& src,
-               const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        image_transfer<false>(image, region, std::forward<Host>(src), wait, nullptr, on_error);
+    template <class Image, class Host, detail::CommandOption... Options>
+    requires detail::is_image<Image> detail::EventIfAsked<Options...> write(
+        const Image& image, const ImageRegion& region, Host&& src, Options&&... options)
+    const {
+        static_assert(!detail::asks_nonblocking<Options...>,
+                      "queue.write(image, ...): an image write blocks");
+        if constexpr (!detail::asks_nonblocking<Options...>) {
+            return detail::run_command(
+                [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                    image_transfer<false>(image, region, std::forward<Host>(src), wait, event,
+                                          on_error);
+                },
+                options...);
+        }
     }
-    /// As the image write of `region`, returning the command's Event.
-    template <class Image, class Host>
+    /// Maps the whole image, or `region` of it, for reading: a MappedImage of const pixels
+    /// (blocking); with `with_event`, `auto [view, event] = queue.map_read(image,
+    /// openclaw::with_event)`.
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
-    [[nodiscard]] Event write(const Image& image, const ImageRegion& region, Host&& src, WithEvent,
-                              const WaitList& wait = detail::no_wait, OnError on_error = {}) const {
-        cl_event raw = nullptr;
-        image_transfer<false>(image, region, std::forward<Host>(src), wait, &raw, on_error);
-        return Event::adopt(raw);
-    }
-    /// Maps the whole image for reading: a MappedImage of const pixels (blocking).
-    template <class Image>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_read(const Image& image, const WaitList& wait = detail::no_wait,
-                                OnError on_error = {}) const {
-        return map_read(image, image.whole(), wait, on_error);
+    [[nodiscard]] auto map_read(const Image& image, Options&&... options) const {
+        return map_read(image, image.whole(), std::forward<Options>(options)...);
     }
     /// Maps `region` of the image for reading.
-    template <class Image>
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region,
-                                const WaitList& wait = detail::no_wait,
-                                OnError on_error = {}) const {
-        return image.template map<const typename Image::host_type>(*this, region, CL_MAP_READ, wait,
-                                                                   nullptr, on_error);
+                                Options&&... options) const {
+        return map_image<const typename Image::host_type>(image, region, CL_MAP_READ, options...);
     }
     /// Maps the whole image for writing (CL_MAP_WRITE) (blocking).
-    template <class Image>
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
-    [[nodiscard]] auto map_write(const Image& image, const WaitList& wait = detail::no_wait,
-                                 OnError on_error = {}) const {
-        return map_write(image, image.whole(), wait, on_error);
+    [[nodiscard]] auto map_write(const Image& image, Options&&... options) const {
+        return map_write(image, image.whole(), std::forward<Options>(options)...);
     }
     /// Maps `region` of the image for writing (CL_MAP_WRITE).
-    template <class Image>
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region,
-                                 const WaitList& wait = detail::no_wait,
-                                 OnError on_error = {}) const {
-        return image.template map<typename Image::host_type>(*this, region, CL_MAP_WRITE, wait,
-                                                             nullptr, on_error);
+                                 Options&&... options) const {
+        return map_image<typename Image::host_type>(image, region, CL_MAP_WRITE, options...);
     }
     /// Maps the whole image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION) (blocking).
-    template <class Image>
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
-    [[nodiscard]] auto map_discard(const Image& image, const WaitList& wait = detail::no_wait,
-                                   OnError on_error = {}) const {
-        return map_discard(image, image.whole(), wait, on_error);
+    [[nodiscard]] auto map_discard(const Image& image, Options&&... options) const {
+        return map_discard(image, image.whole(), std::forward<Options>(options)...);
     }
     /// Maps `region` of the image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION).
-    template <class Image>
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region,
-                                   const WaitList& wait = detail::no_wait,
-                                   OnError on_error = {}) const {
-        return image.template map<typename Image::host_type>(
-            *this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, nullptr, on_error);
+                                   Options&&... options) const {
+        return map_image<typename Image::host_type>(image, region, CL_MAP_WRITE_INVALIDATE_REGION,
+                                                    options...);
     }
     /// Maps the whole image for reading and writing (blocking).
-    template <class Image>
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
-    [[nodiscard]] auto map_read_write(const Image& image, const WaitList& wait = detail::no_wait,
-                                      OnError on_error = {}) const {
-        return map_read_write(image, image.whole(), wait, on_error);
+    [[nodiscard]] auto map_read_write(const Image& image, Options&&... options) const {
+        return map_read_write(image, image.whole(), std::forward<Options>(options)...);
     }
     /// Maps `region` of the image for reading and writing.
-    template <class Image>
+    template <class Image, detail::CommandOption... Options>
     requires detail::is_image<Image>
     [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region,
-                                      const WaitList& wait = detail::no_wait,
-                                      OnError on_error = {}) const {
-        return image.template map<typename Image::host_type>(
-            *this, region, CL_MAP_READ | CL_MAP_WRITE, wait, nullptr, on_error);
-    }
-    /// As map_read() of an image region, with the map command's Event: `auto [view, event] =
-    /// queue.map_read(image, image.whole(), openclaw::with_event)`.
-    template <class Image>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region, WithEvent,
-                                const WaitList& wait = detail::no_wait,
-                                OnError on_error = {}) const {
-        return map_with_event<const typename Image::host_type>(image, region, CL_MAP_READ, wait,
-                                                               on_error);
-    }
-    /// As map_write() of an image region, with the map command's Event.
-    template <class Image>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region, WithEvent,
-                                 const WaitList& wait = detail::no_wait,
-                                 OnError on_error = {}) const {
-        return map_with_event<typename Image::host_type>(image, region, CL_MAP_WRITE, wait,
-                                                         on_error);
-    }
-    /// As map_discard() of an image region, with the map command's Event.
-    template <class Image>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region, WithEvent,
-                                   const WaitList& wait = detail::no_wait,
-                                   OnError on_error = {}) const {
-        return map_with_event<typename Image::host_type>(
-            image, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, on_error);
-    }
-    /// As map_read_write() of an image region, with the map command's Event.
-    template <class Image>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region, WithEvent,
-                                      const WaitList& wait = detail::no_wait,
-                                      OnError on_error = {}) const {
-        return map_with_event<typename Image::host_type>(image, region, CL_MAP_READ | CL_MAP_WRITE,
-                                                         wait, on_error);
+                                      Options&&... options) const {
+        return map_image<typename Image::host_type>(image, region, CL_MAP_READ | CL_MAP_WRITE,
+                                                    options...);
     }
 
     /// Fills `region` of an image with `color` (clEnqueueFillImage; enqueued): a cl_float4 for
     /// normalized and float formats, a cl_int4 or cl_uint4 for signed or unsigned integer ones
     /// (checked against the image's format).
-    template <class Image, class Color>
-    requires(detail::is_image<Image>&& detail::is_fill_color<Color>) void fill(
-        const Image& image, const ImageRegion& region, const Color& color,
-        const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As the image fill, returning the command's Event.
-    template <class Image, class Color>
-    requires(detail::is_image<Image>&& detail::is_fill_color<Color>) [[nodiscard]] Event
-        fill(const Image& image, const ImageRegion& region, const Color& color, WithEvent,
-             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    template <class Image, class Color, detail::CommandOption... Options>
+    requires(detail::is_image<Image>&& detail::is_fill_color<Color>)
+        detail::EventIfAsked<Options...> fill(const Image& image, const ImageRegion& region,
+                                              const Color& color, Options&&... options)
+    const;
     /// Copies `region` of an image into a buffer region of its pixels' host type, packed
     /// (clEnqueueCopyImageToBuffer; enqueued). The buffer region must hold the pixels.
-    template <class Image, detail::BufferRegion Region>
-    requires detail::is_image<Image>
-    void copy(const Image& src, const ImageRegion& region, const Region& dst,
-              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As the image-to-buffer copy, returning the command's Event.
-    template <class Image, detail::BufferRegion Region>
-    requires detail::is_image<Image>
-    [[nodiscard]] Event copy(const Image& src, const ImageRegion& region, const Region& dst,
-                             WithEvent, const WaitList& wait = detail::no_wait,
-                             OnError on_error = {}) const;
+    template <class Image, detail::BufferRegion Region, detail::CommandOption... Options>
+    requires detail::is_image<Image> detail::EventIfAsked<Options...> copy(
+        const Image& src, const ImageRegion& region, const Region& dst, Options&&... options)
+    const;
     /// Copies packed pixels from a buffer region into `region` of an image
     /// (clEnqueueCopyBufferToImage; enqueued).
-    template <detail::BufferRegion Region, class Image>
-    requires detail::is_image<Image>
-    void copy(const Region& src, const Image& dst, const ImageRegion& region,
-              const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As the buffer-to-image copy, returning the command's Event.
-    template <detail::BufferRegion Region, class Image>
-    requires detail::is_image<Image>
-    [[nodiscard]] Event copy(const Region& src, const Image& dst, const ImageRegion& region,
-                             WithEvent, const WaitList& wait = detail::no_wait,
-                             OnError on_error = {}) const;
+    template <detail::BufferRegion Region, class Image, detail::CommandOption... Options>
+    requires detail::is_image<Image> detail::EventIfAsked<Options...> copy(
+        const Region& src, const Image& dst, const ImageRegion& region, Options&&... options)
+    const;
     /// Copies `region` of one image to `to` (its first pixel) in another of the same pixel
     /// format (clEnqueueCopyImage; enqueued).
-    template <class Source, class Destination>
-    requires(detail::is_image<Source>&& detail::is_image<Destination>) void copy(
-        const Source& src, const ImageRegion& region, const Destination& dst,
-        const std::array<std::size_t, 3>& to, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
-    /// As the image-to-image copy, returning the command's Event.
-    template <class Source, class Destination>
-    requires(detail::is_image<Source>&& detail::is_image<Destination>) [[nodiscard]] Event
-        copy(const Source& src, const ImageRegion& region, const Destination& dst,
-             const std::array<std::size_t, 3>& to, WithEvent,
-             const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    template <class Source, class Destination, detail::CommandOption... Options>
+    requires(detail::is_image<Source>&& detail::is_image<Destination>)
+        detail::EventIfAsked<Options...> copy(const Source& src, const ImageRegion& region,
+                                              const Destination& dst,
+                                              const std::array<std::size_t, 3>& to,
+                                              Options&&... options)
+    const;
 
 #if CL_TARGET_OPENCL_VERSION >= 200
     // ---- shared virtual memory (svm.hpp): spans of SVM allocations -----------------------
+    // Options as the buffer commands'.
     /// Copies `src` to the start of `dst` (clEnqueueSVMMemcpy; blocking, since either side may
     /// be host memory); `dst` must hold `src`.
-    template <class T>
-    void svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
-                  const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As svm_copy(), returning the (completed) command's Event.
-    template <class T>
-    [[nodiscard]] Event svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
-                                 WithEvent, const WaitList& wait = detail::no_wait,
-                                 OnError on_error = {}) const;
+    template <class T, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> svm_copy(std::span<T> dst,
+                                              std::type_identity_t<std::span<const T>> src,
+                                              Options&&... options) const;
     /// Sets every element of SVM memory to `value` (clEnqueueSVMMemFill; enqueued: the
     /// pattern is copied at once). T's size must be a power of two up to 128 bytes.
-    template <class T>
-    void svm_fill(std::span<T> dst, const std::type_identity_t<T>& value,
-                  const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As svm_fill(), returning the command's Event.
-    template <class T>
-    [[nodiscard]] Event svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, WithEvent,
-                                 const WaitList& wait = detail::no_wait,
-                                 OnError on_error = {}) const;
+    template <class T, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> svm_fill(std::span<T> dst,
+                                              const std::type_identity_t<T>& value,
+                                              Options&&... options) const;
     /// Migrates SVM memory to this queue's device or the host (clEnqueueSVMMigrateMem, OpenCL
     /// 2.1 platforms; enqueued).
-    template <class T>
-    void svm_migrate(std::span<T> memory, const MigrateOptions& options,
-                     const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
-    /// As svm_migrate(), returning the command's Event.
-    template <class T>
-    [[nodiscard]] Event svm_migrate(std::span<T> memory, const MigrateOptions& options, WithEvent,
-                                    const WaitList& wait = detail::no_wait,
-                                    OnError on_error = {}) const;
+    template <class T, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> svm_migrate(std::span<T> memory, const MigrateOptions& how,
+                                                 Options&&... options) const;
     /// Maps SVM memory for reading (clEnqueueSVMMap; blocking): a view of const T that unmaps
-    /// itself. Coarse-grain SVM must be mapped for the host to touch it.
-    template <class T>
-    [[nodiscard]] SvmMapping<const T> svm_map_read(std::span<T> region,
-                                                   const WaitList& wait = detail::no_wait,
-                                                   OnError on_error = {}) const;
+    /// itself; with `with_event` the view and the map command's Event. Coarse-grain SVM must be
+    /// mapped for the host to touch it.
+    template <class T, detail::CommandOption... Options>
+    [[nodiscard]] auto svm_map_read(std::span<T> region, Options&&... options) const;
     /// Maps SVM memory for writing (CL_MAP_WRITE: what the host leaves keeps its contents).
-    template <class T>
-    [[nodiscard]] SvmMapping<T> svm_map_write(std::span<T> region,
-                                              const WaitList& wait = detail::no_wait,
-                                              OnError on_error = {}) const;
+    template <class T, detail::CommandOption... Options>
+    [[nodiscard]] auto svm_map_write(std::span<T> region, Options&&... options) const;
     /// Maps SVM memory for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: write every element).
-    template <class T>
-    [[nodiscard]] SvmMapping<T> svm_map_discard(std::span<T> region,
-                                                const WaitList& wait = detail::no_wait,
-                                                OnError on_error = {}) const;
+    template <class T, detail::CommandOption... Options>
+    [[nodiscard]] auto svm_map_discard(std::span<T> region, Options&&... options) const;
     /// Maps SVM memory for reading and writing.
-    template <class T>
-    [[nodiscard]] SvmMapping<T> svm_map_read_write(std::span<T> region,
-                                                   const WaitList& wait = detail::no_wait,
-                                                   OnError on_error = {}) const;
-    /// As svm_map_read(), with the map command's Event.
-    template <class T>
-    [[nodiscard]] std::pair<SvmMapping<const T>, Event> svm_map_read(
-        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
-    /// As svm_map_write(), with the map command's Event.
-    template <class T>
-    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_write(
-        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
-    /// As svm_map_discard(), with the map command's Event.
-    template <class T>
-    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_discard(
-        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
-    /// As svm_map_read_write(), with the map command's Event.
-    template <class T>
-    [[nodiscard]] std::pair<SvmMapping<T>, Event> svm_map_read_write(
-        std::span<T> region, WithEvent, const WaitList& wait = detail::no_wait,
-        OnError on_error = {}) const;
+    template <class T, detail::CommandOption... Options>
+    [[nodiscard]] auto svm_map_read_write(std::span<T> region, Options&&... options) const;
 #endif
 
     // ---- external memory and semaphores (external.hpp) ------------------------------------
+    // Options as the buffer commands'.
     /// Hands a buffer made by import_buffer() to OpenCL before its commands here use it
     /// (clEnqueueAcquireExternalMemObjectsKHR; enqueued).
-    template <class T, class A>
-    void acquire_external(const Buffer<T, A>& buffer, const WaitList& wait = detail::no_wait,
-                          OnError on_error = {}) const;
-    /// As acquire_external(), returning the command's Event.
-    template <class T, class A>
-    [[nodiscard]] Event acquire_external(const Buffer<T, A>& buffer, WithEvent,
-                                         const WaitList& wait = detail::no_wait,
-                                         OnError on_error = {}) const;
+    template <class T, class A, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> acquire_external(const Buffer<T, A>& buffer,
+                                                      Options&&... options) const;
     /// Hands an imported buffer back to the API it came from after this queue's commands on it
     /// (clEnqueueReleaseExternalMemObjectsKHR; enqueued).
-    template <class T, class A>
-    void release_external(const Buffer<T, A>& buffer, const WaitList& wait = detail::no_wait,
-                          OnError on_error = {}) const;
-    /// As release_external(), returning the command's Event.
-    template <class T, class A>
-    [[nodiscard]] Event release_external(const Buffer<T, A>& buffer, WithEvent,
-                                         const WaitList& wait = detail::no_wait,
-                                         OnError on_error = {}) const;
+    template <class T, class A, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> release_external(const Buffer<T, A>& buffer,
+                                                      Options&&... options) const;
     /// Commands enqueued after this one wait until `semaphore` is signalled, by a queue or by
     /// the API that exported it (clEnqueueWaitSemaphoresKHR; enqueued). NVIDIA 580 does not
     /// return while a command this one depends on waits for an incomplete UserEvent (as
     /// signal(); docs/interop.md): complete such events on another thread.
-    template <std::same_as<Semaphore> S>
-    void wait(const S& semaphore, const WaitList& wait = detail::no_wait,
-              OnError on_error = {}) const;
-    /// As wait(semaphore), returning the command's Event.
-    template <std::same_as<Semaphore> S>
-    [[nodiscard]] Event wait(const S& semaphore, WithEvent, const WaitList& wait = detail::no_wait,
-                             OnError on_error = {}) const;
+    template <std::same_as<Semaphore> S, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> wait(const S& semaphore, Options&&... options) const;
     /// Signals `semaphore` once the commands before this one have completed
     /// (clEnqueueSignalSemaphoresKHR; enqueued). NVIDIA 580 does not return while a command this
-    /// one depends on (`wait`, or an earlier command of the queue) waits for an incomplete
+    /// one depends on (a wait list, or an earlier command of the queue) waits for an incomplete
     /// UserEvent: a thread that completes that event after this call never gets there.
-    template <std::same_as<Semaphore> S>
-    void signal(const S& semaphore, const WaitList& wait = detail::no_wait,
-                OnError on_error = {}) const;
-    /// As signal(semaphore), returning the command's Event.
-    template <std::same_as<Semaphore> S>
-    [[nodiscard]] Event signal(const S& semaphore, WithEvent,
-                               const WaitList& wait = detail::no_wait, OnError on_error = {}) const;
+    template <std::same_as<Semaphore> S, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> signal(const S& semaphore, Options&&... options) const;
 
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
@@ -762,12 +678,14 @@ class Queue {
   private:
     friend struct detail::QueueAccess;
 
-    template <class Pixel, class Image>
-    auto map_with_event(const Image& image, const ImageRegion& region, cl_map_flags flags,
-                        const WaitList& wait, OnError on_error) const {
-        cl_event raw = nullptr;
-        auto view = image.template map<Pixel>(*this, region, flags, wait, &raw, on_error);
-        return std::pair<decltype(view), Event>{std::move(view), Event::adopt(raw)};
+    template <class Pixel, class Image, class... Options>
+    auto map_image(const Image& image, const ImageRegion& region, cl_map_flags flags,
+                   Options&... options) const {
+        return detail::run_map(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                return image.template map<Pixel>(*this, region, flags, wait, event, on_error);
+            },
+            options...);
     }
 
     Queue(detail::Handle<cl_command_queue> handle, OnError on_error);

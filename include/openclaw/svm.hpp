@@ -327,101 +327,73 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
 
 }  // namespace detail
 
-template <class T>
-void Queue::svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src,
-                     const WaitList& wait, OnError on_error) const {
-    detail::svm_copy(*this, dst.data(), src.data(), dst.size_bytes(), src.size_bytes(), wait,
-                     nullptr, on_error);
+template <class T, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::svm_copy(std::span<T> dst,
+                                                 std::type_identity_t<std::span<const T>> src,
+                                                 Options&&... options) const {
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::svm_copy(*this, dst.data(), src.data(), dst.size_bytes(), src.size_bytes(),
+                             wait, event, on_error);
+        },
+        options...);
 }
 
-template <class T>
-Event Queue::svm_copy(std::span<T> dst, std::type_identity_t<std::span<const T>> src, WithEvent,
-                      const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    detail::svm_copy(*this, dst.data(), src.data(), dst.size_bytes(), src.size_bytes(), wait, &raw,
-                     on_error);
-    return Event::adopt(raw);
+template <class T, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::svm_fill(std::span<T> dst,
+                                                 const std::type_identity_t<T>& value,
+                                                 Options&&... options) const {
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::svm_fill(*this, dst.data(), dst.size_bytes(), &value, sizeof(T), wait, event,
+                             on_error);
+        },
+        options...);
 }
 
-template <class T>
-void Queue::svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, const WaitList& wait,
-                     OnError on_error) const {
-    detail::svm_fill(*this, dst.data(), dst.size_bytes(), &value, sizeof(T), wait, nullptr,
-                     on_error);
+template <class T, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::svm_migrate(std::span<T> memory, const MigrateOptions& how,
+                                                    Options&&... options) const {
+    return detail::run_command(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            detail::svm_migrate(*this, memory.data(), memory.size_bytes(), how, wait, event,
+                                on_error);
+        },
+        options...);
 }
 
-template <class T>
-Event Queue::svm_fill(std::span<T> dst, const std::type_identity_t<T>& value, WithEvent,
-                      const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    detail::svm_fill(*this, dst.data(), dst.size_bytes(), &value, sizeof(T), wait, &raw, on_error);
-    return Event::adopt(raw);
+template <class T, detail::CommandOption... Options>
+auto Queue::svm_map_read(std::span<T> region, Options&&... options) const {
+    return detail::run_map(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            return SvmMapping<const T>(*this, region, CL_MAP_READ, wait, event, on_error);
+        },
+        options...);
 }
-
-template <class T>
-void Queue::svm_migrate(std::span<T> memory, const MigrateOptions& options, const WaitList& wait,
-                        OnError on_error) const {
-    detail::svm_migrate(*this, memory.data(), memory.size_bytes(), options, wait, nullptr,
-                        on_error);
+template <class T, detail::CommandOption... Options>
+auto Queue::svm_map_write(std::span<T> region, Options&&... options) const {
+    return detail::run_map(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            return SvmMapping<T>(*this, region, CL_MAP_WRITE, wait, event, on_error);
+        },
+        options...);
 }
-
-template <class T>
-SvmMapping<const T> Queue::svm_map_read(std::span<T> region, const WaitList& wait,
-                                        OnError on_error) const {
-    return SvmMapping<const T>(*this, region, CL_MAP_READ, wait, nullptr, on_error);
+template <class T, detail::CommandOption... Options>
+auto Queue::svm_map_discard(std::span<T> region, Options&&... options) const {
+    return detail::run_map(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            return SvmMapping<T>(*this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, event,
+                                 on_error);
+        },
+        options...);
 }
-template <class T>
-SvmMapping<T> Queue::svm_map_write(std::span<T> region, const WaitList& wait,
-                                   OnError on_error) const {
-    return SvmMapping<T>(*this, region, CL_MAP_WRITE, wait, nullptr, on_error);
-}
-template <class T>
-SvmMapping<T> Queue::svm_map_discard(std::span<T> region, const WaitList& wait,
-                                     OnError on_error) const {
-    return SvmMapping<T>(*this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, nullptr, on_error);
-}
-template <class T>
-SvmMapping<T> Queue::svm_map_read_write(std::span<T> region, const WaitList& wait,
-                                        OnError on_error) const {
-    return SvmMapping<T>(*this, region, CL_MAP_READ | CL_MAP_WRITE, wait, nullptr, on_error);
-}
-template <class T>
-std::pair<SvmMapping<const T>, Event> Queue::svm_map_read(std::span<T> region, WithEvent,
-                                                          const WaitList& wait,
-                                                          OnError on_error) const {
-    cl_event raw = nullptr;
-    SvmMapping<const T> view(*this, region, CL_MAP_READ, wait, &raw, on_error);
-    return {std::move(view), Event::adopt(raw)};
-}
-template <class T>
-std::pair<SvmMapping<T>, Event> Queue::svm_map_write(std::span<T> region, WithEvent,
-                                                     const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    SvmMapping<T> view(*this, region, CL_MAP_WRITE, wait, &raw, on_error);
-    return {std::move(view), Event::adopt(raw)};
-}
-template <class T>
-std::pair<SvmMapping<T>, Event> Queue::svm_map_discard(std::span<T> region, WithEvent,
-                                                       const WaitList& wait,
-                                                       OnError on_error) const {
-    cl_event raw = nullptr;
-    SvmMapping<T> view(*this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, &raw, on_error);
-    return {std::move(view), Event::adopt(raw)};
-}
-template <class T>
-std::pair<SvmMapping<T>, Event> Queue::svm_map_read_write(std::span<T> region, WithEvent,
-                                                          const WaitList& wait,
-                                                          OnError on_error) const {
-    cl_event raw = nullptr;
-    SvmMapping<T> view(*this, region, CL_MAP_READ | CL_MAP_WRITE, wait, &raw, on_error);
-    return {std::move(view), Event::adopt(raw)};
-}
-template <class T>
-Event Queue::svm_migrate(std::span<T> memory, const MigrateOptions& options, WithEvent,
-                         const WaitList& wait, OnError on_error) const {
-    cl_event raw = nullptr;
-    detail::svm_migrate(*this, memory.data(), memory.size_bytes(), options, wait, &raw, on_error);
-    return Event::adopt(raw);
+template <class T, detail::CommandOption... Options>
+auto Queue::svm_map_read_write(std::span<T> region, Options&&... options) const {
+    return detail::run_map(
+        [&](const WaitList& wait, cl_event* event, OnError on_error) {
+            return SvmMapping<T>(*this, region, CL_MAP_READ | CL_MAP_WRITE, wait, event, on_error);
+        },
+        options...);
 }
 
 #endif  // CL_TARGET_OPENCL_VERSION >= 200
