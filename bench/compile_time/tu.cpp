@@ -47,21 +47,21 @@ namespace bench {
 using namespace openclaw;
 
 // What the hand-written form declares; the parsed form must produce the same types.
-using Saxpy = Kernel<cl_float, In<cl_float>, Out<cl_float>, cl_uint>;
+using Saxpy = Kernel<cl_float, In<cl_float>, Global<cl_float>, cl_uint>;
 using AffineKernel = Kernel<In<cl_float>, Out<cl_float>, Affine, cl_uint>;
 using ReduceSum = Kernel<In<cl_float>, Out<cl_float>, Local<cl_float>, cl_uint>;
 using ScanGroup = Kernel<In<cl_int>, Out<cl_int>, Local<cl_int>, cl_uint>;
-using Histogram = Kernel<In<cl_uchar>, Out<cl_uint>, Local<cl_uint>, cl_uint>;
+using Histogram = Kernel<In<cl_uchar>, Global<cl_uint>, Local<cl_uint>, cl_uint>;
 using Matmul = Kernel<In<cl_float>, In<cl_float>, Out<cl_float>, cl_int, cl_int, cl_int,
                       Local<cl_float>, Local<cl_float>>;
 using Transpose = Kernel<In<cl_float>, Out<cl_float>, cl_uint, cl_uint, Local<cl_float>>;
 using Convolve = Kernel<Constant<cl_float>, cl_uint, In<cl_float>, Out<cl_float>, cl_uint>;
 using BoxBlur = Kernel<In<cl_float4>, Out<cl_float4>, ImageInfo>;
 using ToGrey = Kernel<In<cl_uchar4>, Out<cl_uchar>, cl_float4, cl_int2>;
-using Integrate = Kernel<Out<Particle>, cl_float, cl_float4, cl_float, cl_uint>;
+using Integrate = Kernel<Global<Particle>, cl_float, cl_float4, cl_float, cl_uint>;
 using DotDouble = Kernel<In<cl_double>, In<cl_double>, Out<cl_double>, Local<cl_double>, cl_ulong>;
 using Gather = Kernel<In<cl_float8>, In<cl_uint>, Out<cl_float8>, Out<cl_int>, cl_uint, cl_uint>;
-using BitonicStep = Kernel<Out<cl_uint>, Out<cl_uint>, cl_uint, cl_uint, cl_uint>;
+using BitonicStep = Kernel<Global<cl_uint>, Global<cl_uint>, cl_uint, cl_uint, cl_uint>;
 using NbodyForces = Kernel<In<cl_float4>, Out<cl_float4>, Local<cl_float4>, cl_float, cl_uint>;
 using Sobel = Kernel<In<cl_uchar>, Out<cl_float>, cl_int, cl_int>;
 using Fill = Kernel<Out<cl_float>, cl_float, cl_uint>;
