@@ -250,6 +250,8 @@ struct ExternalApi {
     SemaphoreHandle semaphore_handle = nullptr;  // cl_khr_external_semaphore only
 };
 
+/// Finds the entry points of `platform` (an extension_table loader).
+void load_external_api(cl_platform_id platform, ExternalApi& found);
 /// The entry points of `platform` (found once, kept for the process: semaphores and buffers hold
 /// pointers to the table).
 const ExternalApi& external_api(const Platform& platform);

@@ -206,6 +206,22 @@ class GraphUse {
 }
 
 /// The command buffer entry points for `queue`'s device, or nullptr with the reason in `why`.
+/// Finds the command-buffer entry points of `platform` (an extension_table loader).
+inline void load_command_buffer_api(cl_platform_id platform, CommandBufferApi& found) {
+    const auto find = [&](auto& slot, const char* name) {
+        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
+            clGetExtensionFunctionAddressForPlatform(platform, name));
+    };
+    find(found.create, "clCreateCommandBufferKHR");
+    find(found.finalize, "clFinalizeCommandBufferKHR");
+    find(found.release, "clReleaseCommandBufferKHR");
+    find(found.enqueue, "clEnqueueCommandBufferKHR");
+    find(found.ndrange, "clCommandNDRangeKernelKHR");
+    find(found.copy, "clCommandCopyBufferKHR");
+    find(found.fill, "clCommandFillBufferKHR");
+    find(found.barrier, "clCommandBarrierWithWaitListKHR");
+}
+
 inline const CommandBufferApi* find_command_buffers(const Queue& queue, std::string& why,
                                                     OnError on_error) {
     Relay step(on_error);
@@ -272,28 +288,8 @@ inline const CommandBufferApi* find_command_buffers(const Queue& queue, std::str
         return nullptr;
     }
     // One table per platform, filled once and never changed (graphs hold pointers to it).
-    static std::array<std::pair<cl_platform_id, CommandBufferApi>, 8> tables{};
-    static std::size_t filled = 0;
-    static std::mutex filling;
-    const std::lock_guard lock(filling);
-    for (std::size_t i = 0; i < filled; ++i) {
-        if (tables[i].first == platform.get()) {
-            return &tables[i].second;
-        }
-    }
-    const auto find = [&](const char* name) {
-        return clGetExtensionFunctionAddressForPlatform(platform.get(), name);
-    };
-    CommandBufferApi found;
-    found.create = reinterpret_cast<decltype(found.create)>(find("clCreateCommandBufferKHR"));
-    found.finalize = reinterpret_cast<decltype(found.finalize)>(find("clFinalizeCommandBufferKHR"));
-    found.release = reinterpret_cast<decltype(found.release)>(find("clReleaseCommandBufferKHR"));
-    found.enqueue = reinterpret_cast<decltype(found.enqueue)>(find("clEnqueueCommandBufferKHR"));
-    found.ndrange = reinterpret_cast<decltype(found.ndrange)>(find("clCommandNDRangeKernelKHR"));
-    found.copy = reinterpret_cast<decltype(found.copy)>(find("clCommandCopyBufferKHR"));
-    found.fill = reinterpret_cast<decltype(found.fill)>(find("clCommandFillBufferKHR"));
-    found.barrier =
-        reinterpret_cast<decltype(found.barrier)>(find("clCommandBarrierWithWaitListKHR"));
+    const CommandBufferApi& found =
+        extension_table<CommandBufferApi, load_command_buffer_api>(platform);
     const char* missing = !found.create     ? "clCreateCommandBufferKHR"
                           : !found.finalize ? "clFinalizeCommandBufferKHR"
                           : !found.release  ? "clReleaseCommandBufferKHR"
@@ -310,12 +306,7 @@ inline const CommandBufferApi* find_command_buffers(const Queue& queue, std::str
                     " (GraphOptions{.command_buffer = false} replays without command buffers)"));
         return nullptr;
     }
-    if (filled == tables.size()) {
-        why = "more platforms with command buffers than openclaw keeps tables for";
-        return nullptr;
-    }
-    tables[filled] = {platform.get(), found};
-    return &tables[filled++].second;
+    return &found;
 #else
     (void)platform_version;
     why = "openclaw was compiled for OpenCL before 3.0, which reports no extension revisions";

@@ -11,8 +11,10 @@
 
 #include <compare>
 #include <cstddef>
+#include <new>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 OPENCLAW_BEGIN_NAMESPACE
@@ -120,6 +122,32 @@ class Platform {
   private:
     detail::Handle<cl_platform_id> handle_;
 };
+
+namespace detail {
+
+/// The process's one store of extension entry points (clGetExtensionFunctionAddressForPlatform):
+/// the table of kind `kind` (`bytes` bytes) for `platform`, made and filled by `load` the first
+/// time it is asked for and kept, unchanged, for the rest of the process (objects hold pointers
+/// into it). Any number of platforms; never null.
+const void* extension_table(const void* kind, cl_platform_id platform, std::size_t bytes,
+                            void (*load)(cl_platform_id, void*));
+
+template <class Api>
+inline constexpr char extension_kind = 0;  // its address tells one kind of table from another
+
+/// The table of entry points `Api` for `platform`, filled once by `Load` (found entry points set,
+/// the others left null); every extension wing (external memory, command buffers) keeps its
+/// entry points here.
+template <class Api, void (*Load)(cl_platform_id, Api&)>
+const Api& extension_table(const Platform& platform) {
+    static_assert(std::is_trivially_copyable_v<Api> && alignof(Api) <= alignof(std::max_align_t),
+                  "an extension table is a plain struct of function pointers");
+    return *static_cast<const Api*>(
+        extension_table(&extension_kind<Api>, platform.get(), sizeof(Api),
+                        [](cl_platform_id id, void* table) { Load(id, *::new (table) Api{}); }));
+}
+
+}  // namespace detail
 
 OPENCLAW_END_NAMESPACE
 

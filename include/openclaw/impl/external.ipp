@@ -66,27 +66,11 @@ inline std::vector<Device> targets(const Context& context, const std::vector<Dev
 
 }  // namespace external
 
-OPENCLAW_INLINE const ExternalApi& external_api(const Platform& platform) {
-    // One table per platform, filled once and never changed; an unknown platform past the last
-    // slot gets the empty table (no entry points: every call is refused).
-    static std::array<std::pair<cl_platform_id, ExternalApi>, 8> tables{};
-    static std::size_t filled = 0;
-    static const ExternalApi none{};
-    static std::mutex filling;
-    const std::lock_guard lock(filling);
-    for (std::size_t i = 0; i < filled; ++i) {
-        if (tables[i].first == platform.get()) {
-            return tables[i].second;
-        }
-    }
-    if (filled == tables.size()) {
-        return none;
-    }
+OPENCLAW_INLINE void load_external_api(cl_platform_id platform, ExternalApi& found) {
     const auto find = [&](auto& slot, const char* name) {
         slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-            clGetExtensionFunctionAddressForPlatform(platform.get(), name));
+            clGetExtensionFunctionAddressForPlatform(platform, name));
     };
-    ExternalApi found;
     find(found.acquire, "clEnqueueAcquireExternalMemObjectsKHR");
     find(found.release, "clEnqueueReleaseExternalMemObjectsKHR");
     find(found.create_semaphore, "clCreateSemaphoreWithPropertiesKHR");
@@ -96,8 +80,10 @@ OPENCLAW_INLINE const ExternalApi& external_api(const Platform& platform) {
     find(found.retain_semaphore, "clRetainSemaphoreKHR");
     find(found.release_semaphore, "clReleaseSemaphoreKHR");
     find(found.semaphore_handle, "clGetSemaphoreHandleForTypeKHR");
-    tables[filled] = {platform.get(), found};
-    return tables[filled++].second;
+}
+
+OPENCLAW_INLINE const ExternalApi& external_api(const Platform& platform) {
+    return extension_table<ExternalApi, load_external_api>(platform);
 }
 
 OPENCLAW_INLINE bool check_memory_import(const Device& device, ExternalMemoryType type,
