@@ -293,7 +293,7 @@ struct CallbackState {
 
 /// The status of one enqueued command (cl_event): wait(), status(), profile(), callbacks. Made
 /// by the enqueue calls that take `with_event`; copying shares it (clRetainEvent).
-class Event {
+class [[nodiscard]] Event {
   public:
     Event() = default;
 

@@ -166,7 +166,7 @@ inline void take_option(CommandOptions& options, OnError on_error) noexcept {
     options.on_error = on_error;
 }
 
-/// Reads a command's options (`call` names the command in the compile-time refusals).
+/// Reads a command's options; each kind at most once (a compile-time refusal otherwise).
 template <class... O>
 CommandOptions command_options(O&&... options) {
     static_assert(option_count<WithEvent, O...> <= 1 && option_count<Nonblocking, O...> <= 1 &&
