@@ -70,7 +70,7 @@ TEST_CASE("partial reads and writes use element offsets") {
     env().queue.write(buffer.slice(100, std::size(std::span<const int>{})), std::span<const int>{});
 }
 
-TEST_CASE("reading into a span smaller than the buffer is refused") {
+TEST_CASE("host memory of another size than the region is refused, never truncated") {
     const openclaw::ReadWriteBuffer<float> buffer{env().context, 16};
     std::vector<float> small(10);
     const auto error = thrown<openclaw::Error>([&] { env().queue.read(buffer, small); });
@@ -78,7 +78,52 @@ TEST_CASE("reading into a span smaller than the buffer is refused") {
     CHECK(error->cl_code() == CL_INVALID_VALUE);
     CHECK(error->call() == "clEnqueueReadBuffer");
     CHECK_THAT(error->what(),
-               has("the destination holds 10 elements, the region 16; read a slice"));
+               has("the destination holds 10 elements, the region 16: they must match"));
+    // A larger destination was once filled at its start and the rest left as it was.
+    env().queue.fill(buffer, 2.5f);
+    std::vector<float> large(20, -1.0f);
+    openclaw::Status status;
+    env().queue.read(buffer, large, status);
+    CHECK(status.cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(status.what(), has("the destination holds 20 elements, the region 16: they must "
+                                  "match (name the part: buffer.slice(offset, count)"));
+    CHECK(large == std::vector<float>(20, -1.0f));  // nothing read
+    // So is a smaller source for a write, blocking or not, and a pinned buffer of another size.
+    env().queue.write(buffer, std::vector<float>(4, 9.0f), status);
+    CHECK_THAT(status.what(), has("the source holds 4 elements, the region 16: they must match"));
+    auto moved =
+        env().queue.write(buffer, std::vector<float>(4, 9.0f), openclaw::nonblocking, status);
+    CHECK(!moved.event());
+    CHECK_THAT(status.what(), has("the source holds 4 elements, the region 16"));
+    openclaw::PinnedBuffer<float> pinned{env().queue, 32};
+    const openclaw::Event none = env().queue.read(buffer, pinned, openclaw::nonblocking, status);
+    CHECK(!none);
+    CHECK_THAT(status.what(), has("the destination holds 32 elements, the region 16"));
+    // Naming the part reads it.
+    env().queue.read(buffer, std::span(large).first(16));
+    CHECK(std::vector<float>(large.begin(), large.begin() + 16) == std::vector<float>(16, 2.5f));
+    CHECK(large[16] == -1.0f);
+    std::vector<float> part(4);
+    env().queue.read(buffer.slice(12, 4), part);
+    CHECK(part == std::vector<float>(4, 2.5f));
+}
+
+TEST_CASE("a region past the buffer is refused before any host memory is allocated") {
+    const openclaw::ReadWriteBuffer<float> buffer{env().context, 16};
+    // 2^40 floats would be 4 TiB: a vector of that size throws std::bad_alloc (ASan aborts).
+    openclaw::Status status;
+    auto transfer =
+        env().queue.read(buffer.slice(0, std::size_t{1} << 40), openclaw::nonblocking, status);
+    CHECK(status.cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(status.what(), has("clEnqueueReadBuffer: CL_INVALID_VALUE (-30): read [0, 0 + "
+                                  "1099511627776) is out of range: the buffer holds 16 elements"));
+    CHECK(!transfer.event());
+    CHECK(std::move(transfer).get().empty());
+    const auto thrown_error = thrown<openclaw::Error>([&] {
+        (void)env().queue.read(buffer.slice(8, std::size_t{1} << 40), openclaw::nonblocking);
+    });
+    REQUIRE(thrown_error);
+    CHECK_THAT(thrown_error->what(), has("is out of range"));
 }
 
 TEST_CASE("out-of-range transfers are refused with the range and the size") {
@@ -88,7 +133,7 @@ TEST_CASE("out-of-range transfers are refused with the range and the size") {
         REQUIRE(error);
         CHECK(error->cl_code() == CL_INVALID_VALUE);
         CHECK_THAT(error->what(), has("clEnqueueWriteBuffer: CL_INVALID_VALUE (-30): the source "
-                                      "holds 9 elements, the region only 8"));
+                                      "holds 9 elements, the region 8: they must match"));
         // A slice past the end is the range check's, which names the range.
         const auto past = thrown<openclaw::Error>(
             [&] { env().queue.write(buffer.slice(6, 3), std::span<const int>(iota(3))); });
@@ -129,6 +174,30 @@ TEST_CASE("buffers of zero or too many elements are refused") {
     REQUIRE(huge);
     CHECK(huge->cl_code() == CL_INVALID_BUFFER_SIZE);
     CHECK_THAT(huge->what(), has("overflows size_t"));
+}
+
+TEST_CASE("a copy between overlapping ranges of one buffer is refused with the ranges") {
+    const openclaw::ReadWriteBuffer<int> buffer{env().context, iota(64)};
+    const auto error = thrown<openclaw::Error>(
+        [&] { env().queue.copy(buffer.slice(0, 16), buffer.slice(8, 16)); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_MEM_COPY_OVERLAP);
+    CHECK_THAT(error->what(), has("clEnqueueCopyBuffer: CL_MEM_COPY_OVERLAP (-8): the source "
+                                  "(bytes [0, 64)) and the destination (bytes [32, 96)) overlap "
+                                  "in one buffer"));
+    // Sub-buffers of one root overlap by their place in it.
+    const std::size_t step = buffer.sub_alignment();
+    const openclaw::ReadWriteBuffer<int> root{env().context, 4 * step};
+    const auto first = root.sub(0, 2 * step);
+    const auto second = root.sub(step, 2 * step);
+    openclaw::Status status;
+    env().queue.copy(first.slice(step, step), second.slice(0, step), status);
+    CHECK(status.cl_code() == CL_MEM_COPY_OVERLAP);
+    env().queue.copy(first.slice(0, step), root.slice(2 * step, step));  // disjoint: copied
+    env().queue.copy(buffer.slice(0, 8), buffer.slice(8, 8));
+    std::vector<int> back(64);
+    env().queue.read(buffer, back);
+    CHECK(std::vector<int>(back.begin() + 8, back.begin() + 16) == iota(8));
 }
 
 TEST_CASE("device-side copies move whole buffers and ranges") {
@@ -312,7 +381,7 @@ TEST_CASE("host access options become CL_MEM_HOST_* flags, checked before the dr
         env().context, host, {.host = HostAccess::write_only}};
     CHECK((upload.info<CL_MEM_FLAGS>() & CL_MEM_HOST_WRITE_ONLY) != 0);
     CHECK(upload.host_access() == HostAccess::write_only);
-    env().queue.write(upload, std::span<const int>(host).first(8));  // the host may write it
+    env().queue.write(upload.slice(0, 8), std::span<const int>(host).first(8));  // it may write
     std::vector<int> back(64);
     const auto read = thrown<openclaw::Error>([&] { env().queue.read(upload, back); });
     REQUIRE(read);
@@ -487,7 +556,8 @@ TEST_CASE("every command gives its event on request, blocking transfers included
     CHECK(copied.info<CL_EVENT_COMMAND_TYPE>() ==
           static_cast<cl_command_type>(CL_COMMAND_COPY_BUFFER));
     // A zero-sized command is a no-op, but an asked-for event is still given (a marker).
-    const openclaw::Event nothing = queue.read(buffer.slice(0, 0), back, openclaw::with_event);
+    const openclaw::Event nothing =
+        queue.read(buffer.slice(0, 0), std::span(back).first(0), openclaw::with_event);
     REQUIRE(nothing);
     nothing.wait();
     CHECK(nothing.is_complete());

@@ -153,7 +153,11 @@ TEST_CASE("a queue on a sub-device the context does not hold is refused with bot
     const auto error = thrown<openclaw::Error>([&] { openclaw::Queue queue{env().context, part}; });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_DEVICE);
-    CHECK_THAT(error->what(),
-               has("clCreateCommandQueue: CL_INVALID_DEVICE (-33): device \"" + part.name() +
-                   "\" is not one of the context's devices (\"" + root.name() + "\")"));
+    // The sub-device has its parent's name: the message says which is which.
+    CHECK_THAT(
+        error->what(),
+        has("clCreateCommandQueue: CL_INVALID_DEVICE (-33): device sub-device \"" + part.name() +
+            "\" (" + std::to_string(part.max_compute_units()) + " compute units) of \"" +
+            root.name() + "\" is not one of the context's devices (\"" + root.name() +
+            "\"): a context of the parent device does not hold its sub-devices"));
 }

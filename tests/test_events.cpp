@@ -429,3 +429,61 @@ TEST_CASE("a blocking read asked for its event gives none when its dependency fa
     CHECK_FALSE(read);  // released, not leaked (the leak checks run this test too)
     CHECK(host == std::vector<cl_uint>(16, 0u));
 }
+
+namespace {
+std::atomic<int> hook_reports{0};
+void count_report(const char*, cl_int) noexcept {
+    ++hook_reports;
+}
+}  // namespace
+
+TEST_CASE("a failed dependency is reported with the user's own status, marked as a user status") {
+    const openclaw::Queue queue{env().context, env().device};
+    const openclaw::ReadWriteBuffer<cl_uint> data{env().context, 64};
+    auto produce = program().kernel<Out<cl_uint>, cl_uint, cl_uint>("produce");
+    produce.set_args(data, 1u, 2u);
+    const openclaw::UserEvent gate{env().context};
+    const openclaw::Event launch =
+        queue.enqueue(produce, NDRange{64}, openclaw::with_event, openclaw::after(gate));
+    auto transfer = queue.read(data, openclaw::nonblocking, openclaw::after(launch));
+    gate.fail(-7);
+    // The launch waited for the user event: whatever code the driver gives it, the message
+    // names the user's -7 as a user status, never as the OpenCL code that has that number.
+    const auto launched = thrown<openclaw::Error>([&] { launch.wait(); });
+    REQUIRE(launched);
+    const std::string text = launched->what();
+    CHECK_THAT(text, has("-7"));
+    CHECK_THAT(text, has("user status"));
+    CHECK_THAT(text, !has("CL_PROFILING_INFO_NOT_AVAILABLE"));
+    if (launch.status() != -7) {
+        CHECK_THAT(text, has("the origin: a user event of its context failed with -7, a user "
+                             "status"));
+    }
+    // A wait list holding the user event itself: its status, marked as the user's.
+    std::vector<cl_uint> host(64);
+    const auto blocked =
+        thrown<openclaw::Error>([&] { queue.read(data, host, openclaw::after(gate)); });
+    REQUIRE(blocked);
+    CHECK_THAT(blocked->what(), has("event 0 of the wait list has failed (its execution status is "
+                                    "-7, a user status (UserEvent::fail))"));
+    // HostTransfer::get() reports the failure once: its destructor does not report it again.
+    hook_reports = 0;
+    const openclaw::ErrorHook previous = openclaw::set_error_hook(&count_report);
+    {
+        const auto got = thrown<openclaw::Error>([&] { (void)std::move(transfer).get(); });
+        REQUIRE(got);
+        CHECK_THAT(got->what(), has("user status"));
+        CHECK_THAT(got->what(), !has("CL_PROFILING_INFO_NOT_AVAILABLE"));
+    }
+    {
+        const openclaw::UserEvent second{env().context};
+        auto waited = queue.read(data, openclaw::nonblocking, openclaw::after(second));
+        second.fail(-3);
+        openclaw::Status status;
+        waited.wait(status);
+        CHECK(!status.ok());
+        CHECK_THAT(status.what(), has("-3"));
+    }  // destroyed after a reported failure: no second report
+    openclaw::set_error_hook(previous);
+    CHECK(hook_reports == 0);
+}

@@ -322,6 +322,13 @@ TEST_CASE("recording checks what a queue checks, naming the graph call and the c
     const auto elsewhere = thrown<openclaw::Error>([&] { graph.copy(foreign, x); });
     REQUIRE(elsewhere);
     CHECK(elsewhere->cl_code() == CL_INVALID_CONTEXT);
+    // Overlapping ranges of one buffer: refused when recorded, with the ranges.
+    const auto overlap =
+        thrown<openclaw::Error>([&] { graph.copy(x.slice(0, 16), x.slice(8, 16)); });
+    REQUIRE(overlap);
+    CHECK(overlap->cl_code() == CL_MEM_COPY_OVERLAP);
+    CHECK(overlap->call() == "CommandGraph::copy");
+    CHECK_THAT(overlap->what(), has("command 1 not recorded") && has("overlap in one buffer"));
     CHECK(graph.size() == 1);  // nothing refused was recorded
 
     // A LocalMem update past the device's local memory is refused when it is made.
@@ -369,6 +376,7 @@ TEST_CASE("a replay refuses a buffer of the graph that is mapped in a conflictin
             const auto mapped = thrown<openclaw::Error>([&] { graph.replay(); });
             REQUIRE(mapped);
             CHECK(mapped->cl_code() == CL_INVALID_OPERATION);
+            CHECK(mapped->call() == "CommandGraph::replay");  // not the launch it replays
             CHECK_THAT(mapped->what(), has("mapped"));
             CHECK(view[0] == first);  // nothing ran under the reader
         }

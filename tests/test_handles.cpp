@@ -277,3 +277,100 @@ TEST_CASE("a self-move keeps a kernel's arguments, typed and dynamic") {
     env().queue.read(data, back);
     CHECK(back == std::vector<float>(8, 3.0f));  // 2 * 3 * 0.5
 }
+
+namespace {
+// Assignment from the object itself, through two references (so that no compiler sees a
+// self-move to warn about).
+template <class T>
+void move_assign(T& to, T& from) {
+    to = std::move(from);
+}
+template <class T>
+void copy_assign(T& to, const T& from) {
+    to = from;
+}
+}  // namespace
+
+TEST_CASE("every type keeps its value when moved or copied onto itself") {
+    // Build options: the text and the settings survive (a later build would lose them).
+    openclaw::BuildOptions options{"-cl-mad-enable -DWIDTH=1024 -DHEIGHT=768 -DSOMETHING_LONG=1"};
+    options.kernel_arg_info(false);
+    const std::string text = options.str();
+    move_assign(options, options);
+    CHECK(options.str() == text);
+    CHECK(!options.adds_kernel_arg_info());
+    copy_assign(options, options);
+    CHECK(options.str() == text);
+
+    // A wait list past its inline capacity (its events on the heap).
+    std::vector<openclaw::UserEvent> gates;
+    openclaw::WaitList wait;
+    for (int i = 0; i < 12; ++i) {
+        gates.emplace_back(env().context);
+        wait.add(gates.back());
+    }
+    move_assign(wait, wait);
+    REQUIRE(wait.size() == 12);
+    CHECK(wait.data()[11] == gates[11].get());
+    copy_assign(wait, wait);
+    REQUIRE(wait.size() == 12);
+    CHECK(wait.data()[0] == gates[0].get());
+    for (openclaw::UserEvent& gate : gates) {
+        gate.complete();
+    }
+
+    // Handles and the objects built on them.
+    openclaw::Context context = env().context;
+    move_assign(context, context);
+    CHECK(context.get() == env().context.get());
+    openclaw::Queue queue = env().queue;
+    move_assign(queue, queue);
+    copy_assign(queue, queue);
+    CHECK(queue.get() == env().queue.get());
+    openclaw::ReadWriteBuffer<int> buffer{env().context, std::vector<int>{1, 2, 3, 4}};
+    const cl_mem raw = buffer.get();
+    move_assign(buffer, buffer);
+    copy_assign(buffer, buffer);
+    CHECK(buffer.get() == raw);
+    CHECK(buffer.size() == 4);
+    openclaw::Program program = openclaw::Program::build(
+        env().context, "__kernel void twice(__global int* p) { p[get_global_id(0)] *= 2; }");
+    move_assign(program, program);
+    copy_assign(program, program);
+    auto kernel = program.kernel<openclaw::InOut<int>>("twice");
+    move_assign(kernel, kernel);
+    copy_assign(kernel, kernel);
+    openclaw::DynamicKernel dynamic = program.kernel("twice");
+    move_assign(dynamic, dynamic);
+    copy_assign(dynamic, dynamic);
+    queue.enqueue(kernel.set_args(buffer), openclaw::NDRange{4});
+    queue.enqueue(dynamic.set_args(buffer), openclaw::NDRange{4});
+    std::vector<int> back(4);
+    queue.read(buffer, back);
+    CHECK(back == std::vector<int>{4, 8, 12, 16});
+    openclaw::Event event = queue.marker();
+    const cl_event raw_event = event.get();
+    move_assign(event, event);
+    copy_assign(event, event);
+    CHECK(event.get() == raw_event);
+    openclaw::PinnedBuffer<int> pinned{queue, 4};
+    move_assign(pinned, pinned);
+    CHECK(pinned.size() == 4);
+    auto transfer = queue.write(buffer, std::vector<int>{5, 6, 7, 8}, openclaw::nonblocking);
+    move_assign(transfer, transfer);
+    CHECK(std::move(transfer).get() == std::vector<int>{5, 6, 7, 8});
+    {
+        auto view = queue.map_read(buffer);
+        move_assign(view, view);
+        REQUIRE(view.size() == 4);
+        CHECK(view[3] == 8);
+    }
+    openclaw::Status status;
+    std::vector<int> two(2);
+    queue.read(buffer, two, status);
+    const std::string what = status.what();
+    move_assign(status, status);
+    copy_assign(status, status);
+    CHECK(status.what() == what);
+    CHECK(status.cl_code() == CL_INVALID_VALUE);
+}

@@ -361,3 +361,27 @@ TEST_CASE("co_await flushes the awaited command's queue, once, before it suspend
     }
     CHECK(injected->calls("clReleaseEvent") == releases + 2);
 }
+
+TEST_CASE("a replay the driver refuses names the entry point, the graph call and the command") {
+    const openclaw::ReadWriteBuffer<float> data{env().queue, std::vector<float>(16, 1.0f)};
+    const auto program = openclaw::Program::build(env().context, source);
+    auto scale = program.kernel<openclaw::InOut<float>, float>("scale");
+    scale.set_args(data, 2.0f);
+    openclaw::CommandGraph graph{env().queue, {.command_buffer = false}};
+    openclaw::Status recorded;
+    (void)graph.enqueue(scale, openclaw::NDRange{16}, openclaw::NDRange{}, recorded);
+    if (!recorded.ok()) {
+        WARN("the graph cannot record kernels here: " << recorded.what());
+        return;
+    }
+    const Injected injected;
+    REQUIRE(injected);
+    injected->fail("clEnqueueNDRangeKernel", CL_OUT_OF_RESOURCES);
+    const auto error = thrown<Error>([&] { graph.replay(); });
+    REQUIRE(error);
+    // The entry point that failed is the error's call; the detail says which replay and command.
+    CHECK(error->call() == "clEnqueueNDRangeKernel");
+    CHECK(error->cl_code() == CL_OUT_OF_RESOURCES);
+    CHECK_THAT(error->what(), has("CommandGraph::replay: replaying command 0 of 1 (kernel "
+                                  "\"scale\"): nothing of the replay was enqueued"));
+}

@@ -1036,3 +1036,128 @@ TEST_CASE("an argument kind of the user's own is one ArgumentTraits specialisati
         CHECK_THAT(error->what(), has("field"));
     }
 }
+
+namespace {
+constexpr const char* writes_source = R"CLC(
+__kernel void scale_in_place(__global float* data, const float factor) {
+    const size_t i = get_global_id(0);
+    data[i] = data[i] * factor;
+}
+__kernel void doubled(__global float* data, __global float* out) {
+    const size_t i = get_global_id(0);
+    out[i] = data[i] * 2.0f;
+}
+__kernel void bump(__global int* counts) { ++counts[get_global_id(0)]; }
+)CLC";
+}  // namespace
+
+TEST_CASE("In<T> for a pointer the kernel writes is refused with the parameter and the line") {
+    // With and without the driver's arg info: the source says what the body does.
+    for (const bool arg_info : {true, false}) {
+        INFO("kernel arg info " << arg_info);
+        const openclaw::Program program = openclaw::Program::build(
+            env().context, writes_source, openclaw::BuildOptions{}.kernel_arg_info(arg_info));
+        const auto error = thrown<openclaw::Error>(
+            [&] { (void)program.kernel<In<float>, float>("scale_in_place"); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
+        CHECK_THAT(error->what(),
+                   has("clCreateKernel: CL_INVALID_KERNEL_ARGS (-52): kernel \"scale_in_place\", "
+                       "argument 0 (\"data\"): the C++ signature declares In<cl_float>, but the "
+                       "kernel writes through the pointer (line 4 of the program's source): "
+                       "declare InOut<cl_float> (Out<cl_float> if it never reads the old "
+                       "values)"));
+        const auto bumped =
+            thrown<openclaw::Error>([&] { (void)program.kernel<In<cl_int>>("bump"); });
+        REQUIRE(bumped);
+        CHECK_THAT(bumped->what(), has("argument 0 (\"counts\")"));
+        CHECK_THAT(bumped->what(), has("(line 10 of the program's source)"));
+        // A status target gets the same refusal and an empty kernel.
+        openclaw::Status status;
+        const auto refused = program.kernel<In<float>, float>("scale_in_place", status);
+        CHECK(!refused);
+        CHECK(status.cl_code() == CL_INVALID_KERNEL_ARGS);
+
+        // The descriptors the body allows are accepted, and the kernels run.
+        const openclaw::ReadWriteBuffer<float> data{env().context, std::vector<float>(64, 3.0f)};
+        const openclaw::WriteOnlyBuffer<float> out{env().context, 64};
+        auto scale = program.kernel<InOut<float>, float>("scale_in_place");
+        env().queue.enqueue(scale.set_args(data, 2.0f), NDRange{64});
+        auto twice = program.kernel<In<float>, Out<float>>("doubled");  // data is only read
+        env().queue.enqueue(twice.set_args(data, out), NDRange{64});
+        std::vector<float> back(64);
+        env().queue.read(out, back);
+        CHECK(back == std::vector<float>(64, 12.0f));
+    }
+}
+
+TEST_CASE("set_args and a launch of one kernel on two threads refuse each other") {
+    constexpr std::size_t n = 256;
+    const openclaw::ReadOnlyBuffer<float> a{env().context, std::vector<float>(n, 1.0f)};
+    const openclaw::ReadOnlyBuffer<float> b{env().context, std::vector<float>(n, 2.0f)};
+    const openclaw::WriteOnlyBuffer<float> c{env().context, n};
+    auto add = program().kernel<In<float>, In<float>, Out<float>>("vector_add");
+    add.set_args(a, b, c);
+    // Deterministically: while a launch holds the kernel's argument gate, set_args is refused;
+    // while set_args holds it, a launch is.
+    {
+        const openclaw::detail::LaunchingKernel launching(add.argument_gate());
+        REQUIRE(launching);
+        const auto error = thrown<openclaw::Error>([&] { add.set_args(a, b, c); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(error->what(), has("clSetKernelArg: CL_INVALID_OPERATION (-59): kernel "
+                                      "\"vector_add\": another thread is setting its arguments "
+                                      "or launching it at the same time"));
+    }
+    {
+        const openclaw::detail::SettingArguments setting(*add.argument_gate());
+        REQUIRE(setting);
+        openclaw::Status status;
+        env().queue.enqueue(add, NDRange{n}, status);
+        CHECK(status.cl_code() == CL_INVALID_OPERATION);
+        CHECK_THAT(status.what(), has("clEnqueueNDRangeKernel: CL_INVALID_OPERATION (-59): kernel "
+                                      "\"vector_add\": another thread is setting its arguments "
+                                      "while this launch reads them"));
+    }
+    // Launches share the gate: two at once are fine.
+    {
+        const openclaw::detail::LaunchingKernel other(add.argument_gate());
+        REQUIRE(other);
+        env().queue.enqueue(add, NDRange{n});
+    }
+    // A real race: no crash; every refusal is one of the two above; what ran is right.
+    std::atomic<int> refused{0};
+    std::atomic<int> wrong{0};
+    std::thread setter([&] {
+        for (int i = 0; i < 2000; ++i) {
+            openclaw::Status status;
+            add.set_args(a, i % 2 == 0 ? b : a, c, status);
+            if (!status.ok()) {
+                const bool expected = status.cl_code() == CL_INVALID_OPERATION &&
+                                      std::string_view(status.what()).find("at the same time") !=
+                                          std::string_view::npos;
+                (expected ? refused : wrong)++;
+            }
+        }
+    });
+    for (int i = 0; i < 2000; ++i) {
+        openclaw::Status status;
+        env().queue.enqueue(add, NDRange{n}, status);
+        if (!status.ok()) {
+            const bool expected =
+                status.cl_code() == CL_INVALID_OPERATION &&
+                std::string_view(status.what()).find("while this launch reads them") !=
+                    std::string_view::npos;
+            (expected ? refused : wrong)++;
+        }
+    }
+    setter.join();
+    env().queue.finish();
+    CHECK(wrong == 0);
+    add.set_args(a, b, c);
+    env().queue.enqueue(add, NDRange{n});
+    std::vector<float> back(n);
+    env().queue.read(c, back);
+    CHECK(back == std::vector<float>(n, 3.0f));
+}

@@ -174,7 +174,8 @@ TEST_CASE("mappings of a sub-buffer conflict only with overlapping uses of its r
     auto view = env().queue.map_write(first);
     std::vector<cl_int> host(step, 1);
     env().queue.write(last, host);  // no overlap: allowed
-    const auto error = thrown<openclaw::Error>([&] { env().queue.write(root, host); });
+    const std::vector<cl_int> whole(4 * step, 2);
+    const auto error = thrown<openclaw::Error>([&] { env().queue.write(root, whole); });
     REQUIRE(error);
     CHECK(error->cl_code() == CL_INVALID_OPERATION);
 }
@@ -229,4 +230,25 @@ TEST_CASE("maps give their command's event on request") {
     CHECK(ec == openclaw::make_error_code(CL_INVALID_VALUE));
     CHECK_FALSE(no_event);
     CHECK(none.empty());
+}
+
+TEST_CASE("an unmap gives its event on request, for other queues to wait for") {
+    const openclaw::ReadWriteBuffer<float> buffer{env().context, 64};
+    auto view = env().queue.map_discard(buffer);
+    for (std::size_t i = 0; i < view.size(); ++i) {
+        view[i] = static_cast<float>(i) * 0.5f;
+    }
+    const openclaw::Event unmapped = view.unmap(openclaw::with_event);
+    REQUIRE(unmapped);
+    CHECK(view.empty());
+    CHECK(unmapped.info<CL_EVENT_COMMAND_TYPE>() ==
+          static_cast<cl_command_type>(CL_COMMAND_UNMAP_MEM_OBJECT));
+    // Another queue reads after the unmap, by its event alone.
+    const openclaw::Queue other{env().context, env().device};
+    std::vector<float> back(64);
+    other.read(buffer, back, openclaw::after(unmapped));
+    CHECK(back[63] == 31.5f);
+    // Nothing mapped: no command, no event.
+    const openclaw::Event none = view.unmap(openclaw::with_event);
+    CHECK_FALSE(none);
 }

@@ -199,6 +199,16 @@ TEST_CASE("a pool refuses bad requests, naming the call and the numbers") {
         [&] { (void)pool.allocate<cl_int>(static_cast<std::size_t>(-1) / 2); });
     REQUIRE(huge);
     CHECK_THAT(huge->what(), has("overflows size_t"));
+    // Above the device's largest allocation: refused with that limit, before the driver.
+    const auto most = static_cast<std::size_t>(env().device.max_mem_alloc_size());
+    const std::size_t past = most / sizeof(cl_int) + 1;
+    const auto too_large = thrown<openclaw::Error>([&] { (void)pool.allocate<cl_int>(past); });
+    REQUIRE(too_large);
+    CHECK(too_large->cl_code() == CL_INVALID_BUFFER_SIZE);
+    CHECK_THAT(too_large->what(),
+               has("exceed the largest allocation the queue's device allows, " +
+                   std::to_string(most) + " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"));
+    CHECK(pool.stats().allocations == 0);
     MemoryPool none;
     const auto empty = thrown<openclaw::Error>([&] { (void)none.allocate<cl_int>(4); });
     REQUIRE(empty);

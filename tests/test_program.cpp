@@ -593,7 +593,14 @@ TEST_CASE("an empty program makes no kernel") {
 }
 
 TEST_CASE("compile with embedded headers, then link programs and libraries") {
-    const openclaw::Header util{"util/scale.h", "#define SCALE 3\nint scaled(int x);\n"};
+    // A Header keeps its own copy of the text: the string it was made from may go.
+    openclaw::Header util;
+    {
+        std::string text = "#define SCALE 3\nint scaled(int x);\n";
+        util = openclaw::Header{"util/scale.h", text};
+        text.assign(text.size(), '#');
+    }
+    CHECK(util.source == "#define SCALE 3\nint scaled(int x);\n");
     const char* library_source = R"CLC(
 #include "util/scale.h"
 int scaled(int x) { return SCALE * x; }

@@ -6,6 +6,7 @@
 #include <openclaw/openclaw.hpp>
 
 #include <atomic>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -63,8 +64,9 @@ TEST_CASE("a driver's report reaches the next error, once", "[reports]") {
                              "CL_OUT_OF_RESOURCES error executing clFinish on the test device"));
     const std::string first = next_error(context);
     CHECK_THAT(first, has("clCreateBuffer"));
-    CHECK_THAT(first, has("; the driver reported: \"CL_OUT_OF_RESOURCES error executing clFinish "
-                          "on the test device\""));
+    CHECK_THAT(first, has("; the driver reported about this context (cl_context "));
+    CHECK_THAT(first, has("): \"CL_OUT_OF_RESOURCES error executing clFinish on the test "
+                          "device\""));
     const std::string second = next_error(context);
     CHECK_THAT(second, !has("the driver reported"));
 }
@@ -74,8 +76,7 @@ TEST_CASE("a report made on another thread says so", "[reports]") {
     (void)next_error(context);
     std::thread driver([&] { REQUIRE(report_as_driver(context.get(), "launch failure")); });
     driver.join();
-    CHECK_THAT(next_error(context),
-               has("; the driver reported (on another thread): \"launch failure\""));
+    CHECK_THAT(next_error(context), has(", on another thread): \"launch failure\""));
 }
 
 TEST_CASE("reports past the last 16 are counted, not kept", "[reports]") {
@@ -88,7 +89,7 @@ TEST_CASE("reports past the last 16 are counted, not kept", "[reports]") {
     CHECK_THAT(text, !has("\"report 3\""));
     CHECK_THAT(text, has("\"report 4\""));
     CHECK_THAT(text, has("\"report 19\""));
-    CHECK_THAT(text, has("(and 4 earlier report(s), dropped)"));
+    CHECK_THAT(text, has("(and 4 earlier report(s) of any context, dropped)"));
 }
 
 TEST_CASE("an installed handler receives each report with its context, and errors stay plain",
@@ -125,13 +126,33 @@ TEST_CASE("a report about a context openclaw no longer knows names no context", 
     CHECK(received.reports[0].second == "late");
 }
 
-TEST_CASE("errors given to a Status leave the reports for the next thrown error", "[reports]") {
-    const openclaw::Context context(env().device);
-    (void)next_error(context);
-    REQUIRE(report_as_driver(context.get(), "kept"));
+TEST_CASE("a report reaches only failures on its own context, thrown or given to a Status",
+          "[reports]") {
+    const openclaw::Context a(env().device);
+    const openclaw::Context b(env().device);
+    (void)next_error(a);
+    (void)next_error(b);
+    REQUIRE(report_as_driver(a.get(), "about a"));
+    // An error on b's objects does not carry what the driver said about a.
+    CHECK_THAT(next_error(b), !has("the driver reported"));
+    // Nor does a failure that is about no context (an empty queue).
+    const auto unrelated = thrown<openclaw::Error>([] { openclaw::Queue().finish(); });
+    REQUIRE(unrelated);
+    CHECK_THAT(unrelated->what(), !has("about a"));
+    // A Status of a failure on a's objects gets it, named for its context.
     openclaw::Status status;
-    openclaw::ReadWriteBuffer<int> b(context, 0, status);
+    openclaw::ReadWriteBuffer<int> empty(a, 0, status);
     CHECK_FALSE(status.ok());
-    CHECK_THAT(std::string(status.what()), !has("kept"));
-    CHECK_THAT(next_error(context), has("\"kept\""));
+    char handle[2 * sizeof(void*) + 8];
+    std::snprintf(handle, sizeof handle, "%p", static_cast<void*>(a.get()));
+    CHECK_THAT(std::string(status.what()),
+               has(std::string("; the driver reported about this context (cl_context ") + handle +
+                   "): \"about a\""));
+    CHECK_THAT(next_error(a), !has("about a"));  // carried once
+    // An error_code cannot carry text: the report waits for the next failure that can.
+    REQUIRE(report_as_driver(b.get(), "about b"));
+    std::error_code code;
+    openclaw::ReadWriteBuffer<int> none(b, 0, code);
+    CHECK(code);
+    CHECK_THAT(next_error(b), has("\"about b\""));
 }

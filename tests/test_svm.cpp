@@ -93,6 +93,19 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     REQUIRE(small);
     CHECK_THAT(small->what(), has("clEnqueueSVMMemcpy: CL_INVALID_VALUE (-30): the destination "
                                   "holds 16 bytes, the source 16384"));
+    // A fill whose destination is not aligned to its element (16 bytes, aligned to 4 in C++).
+    struct Quad {
+        float v[4];
+    };
+    const std::span<Quad> shifted(reinterpret_cast<Quad*>(in.data() + 1), 4);
+    const auto misaligned = thrown<openclaw::Error>([&] {
+        env().queue.svm_fill(shifted, Quad{{1, 2, 3, 4}});
+    });
+    REQUIRE(misaligned);
+    CHECK(misaligned->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(misaligned->what(), has("clEnqueueSVMMemFill: CL_INVALID_VALUE (-30): the "
+                                       "destination is 4 bytes past a multiple of the pattern's "
+                                       "16 bytes"));
     const openclaw::Version platform = env().device.platform().version();
     std::error_code ec;
     env().queue.svm_migrate(std::span<float>(in), {}, ec);
@@ -142,12 +155,32 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     const openclaw::Event migrated =
         env().queue.svm_migrate(std::span<float>(in), {}, openclaw::with_event, ec);
     CHECK(static_cast<bool>(migrated) == (platform >= openclaw::Version{2, 1}));
-    const auto empty =
-        thrown<openclaw::Error>([&] { (void)env().queue.svm_map_read(std::span<float>()); });
-    REQUIRE(empty);
-    CHECK(empty->cl_code() == CL_INVALID_VALUE);
-    CHECK_THAT(empty->what(), has("clEnqueueSVMMap: CL_INVALID_VALUE (-30): the region is a null "
-                                  "pointer"));
+    // An unmap gives its event on request.
+    {
+        auto view = env().queue.svm_map_write(std::span<float>(out).first(4));
+        view[0] = 7.0f;
+        const openclaw::Event unmapped = view.unmap(openclaw::with_event);
+        REQUIRE(unmapped);
+        unmapped.wait();
+        CHECK(view.empty());
+    }
+    // Nothing to map is an empty view, as for a buffer's empty range (the event asked for is a
+    // marker's); a null pointer with elements is refused.
+    const auto empty = env().queue.svm_map_read(std::span<float>());
+    CHECK(empty.empty());
+    const auto none = env().queue.svm_map_read(std::span<float>(out).first(0));
+    CHECK(none.empty());
+    auto [nothing, marker] =
+        env().queue.svm_map_write(std::span<float>(out).subspan(4, 0), openclaw::with_event);
+    CHECK(nothing.empty());
+    REQUIRE(marker);
+    marker.wait();
+    const auto null = thrown<openclaw::Error>(
+        [&] { (void)env().queue.svm_map_read(std::span<float>(static_cast<float*>(nullptr), 4)); });
+    REQUIRE(null);
+    CHECK(null->cl_code() == CL_INVALID_VALUE);
+    CHECK_THAT(null->what(), has("clEnqueueSVMMap: CL_INVALID_VALUE (-30): the region is a null "
+                                 "pointer"));
     env().queue.finish();
 }
 

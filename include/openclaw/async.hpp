@@ -337,7 +337,7 @@ inline void report_if_failed(const std::vector<Event>& events, const char* call,
         const cl_int status = event.status(on_error);
         if (status < 0) {
             fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
-                 concat("the awaited ", abnormal_end(status).substr(4)));
+                 concat("the awaited ", abnormal_end(event.get(), status).substr(4)));
             return;
         }
     }

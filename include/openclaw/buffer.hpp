@@ -244,12 +244,21 @@ class Buffer {
     /// `count` elements from element `offset`, as a region for the queue's commands
     /// (`queue.read(buffer.slice(8, 4), dst)`): a view, checked by the command that uses it.
     [[nodiscard]] BufferSlice<T, Access> slice(std::size_t offset,
-                                               std::size_t count) const noexcept {
+                                               std::size_t count) const& noexcept {
         return BufferSlice<T, Access>(*this, offset, count);
     }
     /// The elements from element `offset` to the end (none if offset is past it).
-    [[nodiscard]] BufferSlice<T, Access> slice(std::size_t offset) const noexcept {
+    [[nodiscard]] BufferSlice<T, Access> slice(std::size_t offset) const& noexcept {
         return BufferSlice<T, Access>(*this, offset, offset < size() ? size() - offset : 0);
+    }
+    /// Refused at compile time: a slice of a temporary buffer would point into it after the
+    /// statement that made it.
+    template <class... Range>
+    BufferSlice<T, Access> slice(Range...) const&& {
+        static_assert(detail::dependent_false<Range...>,
+                      "buffer.slice(): the buffer is a temporary, released when the statement "
+                      "ends, and a slice is a view of it: keep the buffer in a variable");
+        return static_cast<const Buffer&>(*this).slice(0, 0);
     }
 
     /// The same memory seen as elements of U (a float buffer as float4, a cl_uint4 one as
@@ -327,7 +336,8 @@ struct BufferAccess {
 
 /// A region of a buffer: `size()` elements from element `offset()` (buffer.slice(offset, count)).
 /// A view, as std::span is: it does not keep the buffer alive, so use it within the buffer's
-/// lifetime (typically in the call it is made for). The queue's buffer commands take a Buffer
+/// lifetime (typically in the call it is made for); a slice of a temporary buffer does not
+/// compile. The queue's buffer commands take a Buffer
 /// or a BufferSlice; the range is checked by the command, which names itself in the error.
 template <class T, class Access>
 class BufferSlice {
@@ -383,10 +393,6 @@ constexpr Element element_of(const BufferSlice<T, A>&) noexcept {
     return {sizeof(T), A::name};
 }
 
-/// Refuses host memory of `elements` that cannot hold (read) or that exceeds (write) a region of
-/// `count` elements, and a region of an empty buffer.
-bool check_host_span(const MemObject& buffer, Direction direction, std::size_t elements,
-                     std::size_t count, OnError on_error);
 /// Refuses a destination region smaller than the `count` elements copied into it, and regions
 /// of empty buffers.
 bool check_copy_fits(const MemObject& source, const MemObject& destination,
@@ -408,24 +414,37 @@ class [[nodiscard]] HostTransfer {
     HostTransfer(const HostTransfer&) = delete;
     HostTransfer& operator=(const HostTransfer&) = delete;
     /// Moving keeps the memory where the command put it (a vector's move keeps its elements).
-    HostTransfer(HostTransfer&&) noexcept = default;
+    HostTransfer(HostTransfer&& other) noexcept
+        : data_(std::move(other.data_)),
+          event_(std::move(other.event_)),
+          waited_(std::exchange(other.waited_, false)) {}
     /// Waits for the transfer this one held, then takes `other`'s.
     HostTransfer& operator=(HostTransfer&& other) noexcept {
         if (this != &other) {
-            detail::wait_noexcept(event_);
+            if (!waited_) {
+                detail::wait_noexcept(event_);
+            }
             data_ = std::move(other.data_);
             event_ = std::move(other.event_);
+            waited_ = std::exchange(other.waited_, false);
         }
         return *this;
     }
-    /// Waits for the command (a failure goes to the error hook).
-    ~HostTransfer() { detail::wait_noexcept(event_); }
+    /// Waits for the command unless wait() or get() did (a failure goes to the error hook: a
+    /// failure wait() reported is not reported again).
+    ~HostTransfer() {
+        if (!waited_) {
+            detail::wait_noexcept(event_);
+        }
+    }
 
     /// The command's event, for wait lists (empty if the command was refused).
     const Event& event() const noexcept { return event_; }
-    /// Blocks until the command has completed, reporting a failure of the command.
+    /// Blocks until the command has completed, reporting a failure of the command (once: the
+    /// destructor does not report it again).
     void wait(OnError on_error = {}) {
-        if (event_) {
+        if (event_ && !waited_) {
+            waited_ = true;
             event_.wait(on_error);
         }
     }
@@ -443,6 +462,7 @@ class [[nodiscard]] HostTransfer {
 
     std::vector<T> data_;
     Event event_;
+    bool waited_ = false;  // wait() has waited (and reported a failure): the destructor need not
 };
 
 // ---- the queue's buffer commands -------------------------------------------------------------
@@ -468,26 +488,25 @@ void host_transfer(const Queue& queue, const BufferSlice<T, A>& region, Host&& h
         data = const_cast<T*>(span.data());
         elements = span.size();
     }
-    const std::size_t count = direction == Direction::read ? region.size() : elements;
-    if (check_host_span(SliceAccess::mem(region), direction, elements, region.size(), on_error)) {
-        transfer(SliceAccess::mem(region), direction, queue, region.offset(), count,
+    if (check_transfer(SliceAccess::mem(region), direction, queue, region.offset(), region.size(),
+                       elements, element_of(region), wait, on_error)) {
+        transfer(SliceAccess::mem(region), direction, queue, region.offset(), region.size(),
                  element_of(region), data, pageable, wait, on_error, event);
     }
 }
 
 // A nonblocking transfer between a buffer region and pinned memory, which tracks the command
-// so that it outlives it: the region's size for a read, the host's for a write.
+// so that it outlives it.
 template <Direction direction, class Region, class T>
 Event pinned_transfer(const Queue& queue, const Region& region, PinnedBuffer<T>& host,
                       const WaitList& wait, OnError on_error) {
-    if (!check_host_span(SliceAccess::mem(region), direction, host.size(), region.size(),
-                         on_error)) {
+    if (!check_transfer(SliceAccess::mem(region), direction, queue, region.offset(), region.size(),
+                        host.size(), element_of(region), wait, on_error)) {
         return {};
     }
-    const std::size_t count = direction == Direction::read ? region.size() : host.size();
-    Event event =
-        Event::adopt(transfer_async(SliceAccess::mem(region), direction, queue, region.offset(),
-                                    count, element_of(region), host.data(), wait, on_error));
+    Event event = Event::adopt(transfer_async(SliceAccess::mem(region), direction, queue,
+                                              region.offset(), region.size(), element_of(region),
+                                              host.data(), wait, on_error));
     if (event) {
         host.track(event);
     }
@@ -543,6 +562,12 @@ HostTransfer<typename Region::value_type> Queue::read(const Region& src, Nonbloc
     using T = typename Region::value_type;
     const detail::CommandOptions o = detail::command_options(options...);
     const auto& region = detail::region_of(src);
+    // Checked before the vector is allocated: a region past the buffer's end allocates nothing.
+    if (!detail::check_transfer(detail::SliceAccess::mem(region), detail::Direction::read, *this,
+                                region.offset(), region.size(), region.size(),
+                                detail::element_of(region), *o.wait, o.on_error)) {
+        return {};
+    }
     std::vector<T> data(region.size());
     Event event = Event::adopt(detail::transfer_async(
         detail::SliceAccess::mem(region), detail::Direction::read, *this, region.offset(),
@@ -576,12 +601,13 @@ detail::WriteResult<Region, Host, Options...> Queue::write(const Region& dst, Ho
                           "needed");
             std::vector<T> data = std::move(src);
             Event event;
-            if (detail::check_host_span(detail::SliceAccess::mem(region), detail::Direction::write,
-                                        data.size(), region.size(), o.on_error)) {
+            if (detail::check_transfer(detail::SliceAccess::mem(region), detail::Direction::write,
+                                       *this, region.offset(), region.size(), data.size(),
+                                       detail::element_of(region), *o.wait, o.on_error)) {
                 event = Event::adopt(detail::transfer_async(
                     detail::SliceAccess::mem(region), detail::Direction::write, *this,
-                    region.offset(), data.size(), detail::element_of(region), data.data(), *o.wait,
-                    o.on_error));
+                    region.offset(), region.size(), detail::element_of(region), data.data(),
+                    *o.wait, o.on_error));
             }
             return HostTransfer<T>(std::move(data), std::move(event));
         } else if constexpr (detail::asks_nonblocking<Options...>) {

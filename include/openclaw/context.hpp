@@ -25,9 +25,10 @@ OPENCLAW_BEGIN_NAMESPACE
 using ContextReportHandler = void (*)(cl_context context, const char* report) noexcept;
 
 /// Installs `handler` for the reports of every context openclaw makes and returns the previous
-/// one. nullptr restores the default: each report is kept (the last 16) and appended to the
-/// message of the next openclaw::Error raised (or given to the failure handler), marked as from
-/// another thread when the driver reported on a thread other than the failing call's.
+/// one. nullptr restores the default: each report is kept (the last 16 of all contexts) and
+/// appended to the message of the next failure on that context's objects (an Error, a Status, or
+/// what the failure handler gets), which names the context; marked as from another thread when
+/// the driver reported on a thread other than the failing call's.
 ContextReportHandler set_context_report_handler(ContextReportHandler handler) noexcept;
 
 namespace detail {
@@ -37,6 +38,7 @@ namespace detail {
 struct ContextReports {
     struct Report {
         const void* thread = nullptr;  // the reporting thread's token
+        cl_context context = nullptr;  // what it is about (null: a context openclaw does not know)
         std::string text;
     };
     static constexpr std::size_t kept = 16;
@@ -61,8 +63,8 @@ void CL_CALLBACK context_notify(const char* report, const void* private_info, st
                                 void* user_data);
 /// clSetContextDestructorCallback's callback: forgets the id in `user_data`.
 void CL_CALLBACK context_destroyed(cl_context context, void* user_data);
-/// The reports not yet carried by an error, worded for one (and forgotten).
-std::string take_context_reports();
+/// The reports about `context` not yet carried by an error, worded for one (and forgotten).
+std::string take_context_reports(cl_context context);
 
 /// Forgets a context's id when the last openclaw Context made with it goes (on platforms without
 /// clSetContextDestructorCallback, whose callback forgets it when the driver destroys it).

@@ -24,6 +24,11 @@ inline constexpr std::array<Version, 5> language_versions{
     {Version{1, 0}, Version{1, 1}, Version{1, 2}, Version{2, 0}, Version{3, 0}}};
 /// The OpenCL C versions `device`'s compiler accepts, as bits of language_versions.
 unsigned language_mask(const Device& device, OnError on_error);
+/// A device as messages name it: `"<name>"` for a root device, `sub-device "<name>" (<n> compute
+/// units) of "<parent's name>"` for a sub-device (whose name is its parent's).
+std::string device_label(const Device& device, OnError on_error);
+/// The parent of a sub-device (null for a root device or when the query fails).
+cl_device_id parent_of(const Device& device) noexcept;
 }  // namespace detail
 
 /// An OpenCL device (cl_device_id): its properties, typed, and sub-devices. Root devices are not

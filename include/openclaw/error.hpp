@@ -526,9 +526,26 @@ namespace detail {
 // Process-wide state, defined in impl/error.ipp.
 extern constinit std::atomic<FailureHandler> failure_handler;
 extern constinit std::atomic<ErrorHook> error_hook;
-/// What the drivers reported about contexts (context.hpp) and no error has carried yet, worded
-/// for the error being raised; null until a context first reports.
-extern constinit std::atomic<std::string (*)()> pending_context_reports;
+/// What the drivers reported about a context (context.hpp) and no error has carried yet, worded
+/// for the error being raised (and forgotten); null until a context first reports.
+extern constinit std::atomic<std::string (*)(cl_context)> pending_context_reports;
+
+/// The context the calling thread's current call works on, while a ReportScope says so: an error
+/// raised meanwhile carries the driver's reports about that context, and only those.
+inline thread_local cl_context report_context = nullptr;
+
+/// Marks the calling thread's call as one on `context`'s objects for as long as it lives.
+class ReportScope {
+  public:
+    explicit ReportScope(cl_context context) noexcept
+        : previous_(std::exchange(report_context, context)) {}
+    ReportScope(const ReportScope&) = delete;
+    ReportScope& operator=(const ReportScope&) = delete;
+    ~ReportScope() { report_context = previous_; }
+
+  private:
+    cl_context previous_;
+};
 }  // namespace detail
 
 /// Installs `handler` for failures of builds without exceptions (nullptr restores

@@ -27,17 +27,19 @@
 OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
-/// Why a command "terminated abnormally", from its negative execution status (the error it, or
-/// an event it waited for, ended with), or unknown when the status could not be read.
-inline std::string abnormal_end(cl_int status) {
-    if (status >= 0) {
-        return "the command terminated abnormally (its execution status could not be read)";
-    }
-    return concat("the command terminated abnormally: its execution status is ", status, " (",
-                  code_name(status),
-                  "), the error it or an event it waited for (a failed user event, a failed "
-                  "command before it) ended with");
-}
+/// Remembers that a user event of `context` was failed with `status` (UserEvent::fail; the last
+/// few are kept), so that a command that failed because it waited for it can name the origin:
+/// drivers give such a command a code of their own (PoCL's -1), not the user's.
+void note_failed_user_event(cl_context context, cl_int status) noexcept;
+
+/// A failed event's negative execution status in words: a user event's status is marked as a
+/// user status (no OpenCL error code, whatever code has that number); another command's names its
+/// code and, when a user event of its context failed, that event's own status as the origin.
+std::string failed_status(cl_event event, cl_int status);
+
+/// Why `event`'s command "terminated abnormally", from its negative execution status (see
+/// failed_status), or unknown when the status could not be read.
+std::string abnormal_end(cl_event event, cl_int status);
 }  // namespace detail
 
 /// Tag asking an enqueue call to return the command's Event. Made only from its own key, so a
@@ -80,6 +82,28 @@ class WaitList {
     static constexpr std::size_t inline_capacity = 8;
 
     WaitList() = default;
+    /// Copies the events (not retained: an Event keeps each alive).
+    WaitList(const WaitList&) = default;
+    /// Takes the events; `other` is left empty (a moved vector no longer holds what size()
+    /// counted).
+    WaitList(WaitList&& other) noexcept
+        : inline_(other.inline_),
+          heap_(std::move(other.heap_)),
+          size_(std::exchange(other.size_, 0)),
+          refused_at_(std::exchange(other.refused_at_, no_refusal)) {}
+    /// Copies the events (onto itself: unchanged).
+    WaitList& operator=(const WaitList&) = default;
+    /// As the move constructor; moving onto itself keeps the events.
+    WaitList& operator=(WaitList&& other) noexcept {
+        if (this != &other) {
+            inline_ = other.inline_;
+            heap_ = std::move(other.heap_);
+            size_ = std::exchange(other.size_, 0);
+            refused_at_ = std::exchange(other.refused_at_, no_refusal);
+        }
+        return *this;
+    }
+    ~WaitList() = default;
 
     /// The raw events for an event_wait_list argument; null when empty, as OpenCL requires.
     const cl_event* data() const noexcept {

@@ -149,7 +149,7 @@ struct GraphState {
     std::string portable_why;
     CommandBufferApi::Buffer buffer = nullptr;  // built at the first replay (or finalize)
     bool stale = true;                          // the buffer no longer matches the commands
-    std::atomic<bool> busy{false};              // a thread replays, records or updates
+    ArgumentGate busy;                          // a thread replays, records or updates
 
     GraphState() = default;
     GraphState(const GraphState&) = delete;
@@ -179,23 +179,26 @@ struct GraphState {
 class GraphUse {
   public:
     GraphUse(GraphState* state, const char* call, OnError on_error)
-        : claim_(state != nullptr ? state->busy : taken()) {
+        : state_(state), claimed_(state != nullptr && state->busy.enter_setting()) {
         if (state == nullptr) {
             refuse_empty(on_error, CL_INVALID_VALUE, call, "graph");
-        } else if (!claim_) {
+        } else if (!claimed_) {
             (void)graph_shared(call, on_error);
         }
     }
+    GraphUse(const GraphUse&) = delete;
+    GraphUse& operator=(const GraphUse&) = delete;
+    ~GraphUse() {
+        if (claimed_) {
+            state_->busy.leave_setting();
+        }
+    }
     /// False when the call must stop (reported already).
-    explicit operator bool() const noexcept { return static_cast<bool>(claim_); }
+    explicit operator bool() const noexcept { return claimed_; }
 
   private:
-    // Never free: an empty graph's claim always fails.
-    static std::atomic<bool>& taken() noexcept {
-        static std::atomic<bool> flag{true};
-        return flag;
-    }
-    SettingArguments claim_;
+    GraphState* state_;
+    bool claimed_;
 };
 
 /// A failure of the recording checks, reported as the graph's call with the command's index.
@@ -433,7 +436,7 @@ class CommandGraph {
     GraphKernel<K> record(const K& kernel, const NDRange* offset, const NDRange& global,
                           const NDRange& local, OnError on_error);
     bool run(const WaitList& wait, cl_event* event, OnError on_error);
-    bool build(OnError on_error);
+    bool build(const char* call, OnError on_error);
     bool check_unmapped(OnError on_error) const;
     void add(detail::GraphCommand command) {
         state_->commands.push_back(std::move(command));
@@ -749,9 +752,15 @@ inline bool CommandGraph::check_unmapped(OnError on_error) const {
     for (const detail::GraphCommand& command : state_->commands) {
         bool ok = true;
         switch (command.kind) {
-            case detail::GraphCommand::Kind::kernel:
-                ok = command.slot->unmapped(on_error);
+            case detail::GraphCommand::Kind::kernel: {
+                // The kernel's own check names a launch; the refusal is the replay's.
+                Status checks;
+                ok = command.slot->unmapped(checks);
+                if (!ok) {
+                    detail::fail(on_error, checks.cl_code(), call, checks.detail());
+                }
                 break;
+            }
             case detail::GraphCommand::Kind::copy:
                 ok = detail::map_registry.check(command.source.get(), detail::Use::read, call,
                                                 on_error) &&
@@ -772,7 +781,7 @@ inline bool CommandGraph::check_unmapped(OnError on_error) const {
     return true;
 }
 
-inline bool CommandGraph::build(OnError on_error) {
+inline bool CommandGraph::build(const char* call, OnError on_error) {
     detail::GraphState& state = *state_;
     const detail::CommandBufferApi& api = *state.api;
     state.drop_buffer();
@@ -786,7 +795,8 @@ inline bool CommandGraph::build(OnError on_error) {
         made = nullptr;
     }
     if (!detail::check(code, "clCreateCommandBufferKHR", on_error, [&] {
-            return detail::concat("a command buffer for ", state.commands.size(), " commands");
+            return detail::concat(call, ": a command buffer for ", state.commands.size(),
+                                  " commands");
         })) {
         return false;
     }
@@ -828,7 +838,7 @@ inline bool CommandGraph::build(OnError on_error) {
             state.drop_buffer();
             (void)detail::check(code, entry, on_error, [&] {
                 return detail::concat(
-                    "command ", i, " of ", state.commands.size(),
+                    call, ": command ", i, " of ", state.commands.size(),
                     command.slot ? detail::concat(" (kernel \"", command.slot->name(), "\")")
                                  : std::string());
             });
@@ -837,7 +847,8 @@ inline bool CommandGraph::build(OnError on_error) {
         previous = point;
     }
     if (!detail::check(api.finalize(made), "clFinalizeCommandBufferKHR", on_error, [&] {
-            return detail::concat("a command buffer of ", state.commands.size(), " commands");
+            return detail::concat(call, ": a command buffer of ", state.commands.size(),
+                                  " commands");
         })) {
         state.drop_buffer();
         return false;
@@ -853,7 +864,7 @@ inline void CommandGraph::finalize(OnError on_error) {
         return;
     }
     if (state_->api != nullptr && state_->stale && !state_->commands.empty()) {
-        (void)build(on_error);
+        (void)build(call, on_error);
     }
 }
 
@@ -877,15 +888,15 @@ inline bool CommandGraph::run(const WaitList& wait, cl_event* event, OnError on_
     }
     const cl_command_queue queue = state.queue.get();
     if (state.api != nullptr) {
-        if (state.stale && !build(on_error)) {
+        if (state.stale && !build(call, on_error)) {
             return false;
         }
-        return detail::check(detail::enqueued(state.api->enqueue(0, nullptr, state.buffer,
-                                                                 wait.size(), wait.data(), event),
-                                              event),
-                             "clEnqueueCommandBufferKHR", on_error, [&] {
-                                 return detail::concat("a command buffer of ", count, " commands");
-                             });
+        return detail::check(
+            detail::enqueued(
+                state.api->enqueue(0, nullptr, state.buffer, wait.size(), wait.data(), event),
+                event),
+            "clEnqueueCommandBufferKHR", on_error,
+            [&] { return detail::concat(call, ": a command buffer of ", count, " commands"); });
     }
     for (std::size_t i = 0; i < count; ++i) {
         const detail::GraphCommand& command = state.commands[i];
@@ -930,7 +941,7 @@ inline bool CommandGraph::run(const WaitList& wait, cl_event* event, OnError on_
         if (code != CL_SUCCESS) [[unlikely]] {
             return detail::check(code, entry, on_error, [&] {
                 return detail::concat(
-                    "replaying command ", i, " of ", count,
+                    call, ": replaying command ", i, " of ", count,
                     command.slot ? detail::concat(" (kernel \"", command.slot->name(), "\")")
                                  : std::string(),
                     i == 0 ? std::string(": nothing of the replay was enqueued")

@@ -416,6 +416,14 @@ class MappedImage {
         view_.mapping.unmap(on_error);
         view_.size = {0, 0, 0};
     }
+    /// As unmap(), and returns the unmap command's Event (empty when nothing was mapped or the
+    /// unmap failed).
+    [[nodiscard]] Event unmap(WithEvent, OnError on_error = {}) {
+        cl_event raw = nullptr;
+        view_.mapping.unmap(on_error, &raw);
+        view_.size = {0, 0, 0};
+        return Event::adopt(raw);
+    }
 
   private:
     using Byte = std::conditional_t<std::is_const_v<T>, const unsigned char, unsigned char>;
@@ -704,6 +712,14 @@ constexpr FillColor fill_color_of() noexcept {
            : std::is_same_v<Color, cl_uint4> ? FillColor::uints
                                              : FillColor::floats;
 }
+/// The fill colour a channel data type takes (clEnqueueFillImage's rule).
+constexpr FillColor fill_color_for(cl_channel_type type) noexcept {
+    return type == CL_SIGNED_INT8 || type == CL_SIGNED_INT16 || type == CL_SIGNED_INT32
+               ? FillColor::ints
+           : type == CL_UNSIGNED_INT8 || type == CL_UNSIGNED_INT16 || type == CL_UNSIGNED_INT32
+               ? FillColor::uints
+               : FillColor::floats;
+}
 }  // namespace detail
 
 template <class Image, class Color, detail::CommandOption... Options>
@@ -711,6 +727,10 @@ requires(detail::is_image<Image>&& detail::is_fill_color<Color>)
     detail::EventIfAsked<Options...> Queue::fill(const Image& image, const ImageRegion& region,
                                                  const Color& color, Options&&... options)
 const {
+    static_assert(detail::fill_color_of<Color>() == detail::fill_color_for(Image::pixel_type::type),
+                  "queue.fill(image, region, colour): the colour does not fit the image's pixel "
+                  "format: cl_float4 for normalized and floating-point formats (RGBA8, R32F), "
+                  "cl_int4 for signed integer formats, cl_uint4 for unsigned integer formats");
     return detail::run_command(
         [&](const WaitList& wait, cl_event* event, OnError on_error) {
             detail::fill_image(image.image_, Image::kind, Image::format, *this, region, &color,
@@ -766,6 +786,12 @@ requires(detail::is_image<Source>&& detail::is_image<Destination>)
                                                  const std::array<std::size_t, 3>& to,
                                                  Options&&... options)
 const {
+    static_assert(Source::format.format.image_channel_order ==
+                          Destination::format.format.image_channel_order &&
+                      Source::format.format.image_channel_data_type ==
+                          Destination::format.format.image_channel_data_type,
+                  "queue.copy(image, region, image, to): images copy only to images of their "
+                  "pixel format (copy through a buffer, or convert in a kernel)");
     return detail::run_command(
         [&](const WaitList& wait, cl_event* event, OnError on_error) {
             detail::copy_images(src.image_, Source::kind, Source::format, dst.image_,

@@ -7,6 +7,7 @@
 // Kernels are made by a Program (program.hpp, which completes what needs both classes).
 
 #include <openclaw/context.hpp>
+#include <openclaw/detail/argument_gate.hpp>
 #include <openclaw/detail/checked.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
@@ -34,6 +35,21 @@ OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
 
+/// A parameter the kernel's body writes through (KernelDescription::written).
+struct WrittenParam {
+    std::size_t line = 0;  // 1-based line of the first write in the program's source; 0: none
+    std::string name;      // the parameter's name in the source
+};
+
+/// What <openclaw/signature.hpp> plugs in when a unit of the program includes it (the umbrella
+/// does), nullptr otherwise: the writes the body of kernel `name` in `source` makes through its
+/// non-const __global pointer parameters, one entry per parameter; false when the source does not
+/// define the kernel in a form the parser reads. Kernels made from a program with source use it
+/// to refuse In<T> for a pointer the kernel writes.
+using BodyWriteScan = bool (*)(std::string_view source, std::string_view name,
+                               std::vector<WrittenParam>& written);
+extern constinit std::atomic<BodyWriteScan> body_write_scan;  // impl/kernel.ipp
+
 /// What the driver says about one kernel of a program: read when the program makes the kernel
 /// for the first time, then shared by every Kernel made from it, so that making another copy
 /// queries nothing.
@@ -45,6 +61,10 @@ struct KernelDescription {
     bool clonable = false;      // clCloneKernel may be called (OpenCL 2.1+ platform and headers)
     bool svm = false;           // SVM arguments may be set (OpenCL 2.0+ platform and headers)
     std::vector<ArgInfo> args;  // one per parameter; unknown without arg info
+    /// Per parameter, where the kernel's source writes through it although C++ may declare it
+    /// In<T>: the line of the first write the body scan proves (`p[i] = v`, `p[i] += v`,
+    /// `++p[i]`), 0 where it proves none; empty when unknown (no source, no scan plugged in).
+    std::vector<WrittenParam> written;
     /// The kernel's own __local memory (its __local variables and what the implementation
     /// needs): CL_KERNEL_LOCAL_MEM_SIZE before any argument is set, the most of any device of
     /// its program. 0 when unknown (a kernel adopted with its arguments possibly set).
@@ -65,6 +85,11 @@ struct MadeKernel {
     std::shared_ptr<const KernelDescription> description;
     bool non_uniform = false;
 };
+
+/// Refuses In<T> for a parameter the kernel's body writes through (`info.written`), naming the
+/// kernel, the parameter and the line.
+bool verify_writes(const KernelDescription& info, const HostParam* params, std::size_t count,
+                   OnError on_error);
 
 /// clCreateKernel with a message listing the program's kernels when the name is unknown.
 Handle<cl_kernel> create_kernel(cl_program program, std::string_view name, OnError on_error);
@@ -124,33 +149,14 @@ decltype(auto) split_error_target(F&& f, Args&&... args) {
     }
 }
 
-/// The mark on a kernel's argument record while one thread sets arguments (Kernel and
-/// DynamicKernel): claimed by an exchange, so that another thread setting arguments at the same
-/// time finds it taken and is refused; released however setting ends (a failure may throw).
-class SettingArguments {
-  public:
-    explicit SettingArguments(std::atomic<bool>& busy) noexcept
-        : busy_(busy), claimed_(!busy.exchange(true, std::memory_order_acquire)) {}
-    SettingArguments(const SettingArguments&) = delete;
-    SettingArguments& operator=(const SettingArguments&) = delete;
-    ~SettingArguments() {
-        if (claimed_) {
-            busy_.store(false, std::memory_order_release);
-        }
-    }
-    /// False when another thread holds the mark.
-    explicit operator bool() const noexcept { return claimed_; }
-
-  private:
-    std::atomic<bool>& busy_;
-    bool claimed_;
-};
-
 }  // namespace detail
 
 /// What every kernel has, whatever its signature: the handle, the name, launch properties.
 class KernelBase {
   public:
+    /// \private Refuses a launch while another thread is setting this kernel's arguments.
+    [[gnu::cold]] bool launched_while_setting(OnError on_error) const;
+
     /// The kernel's function name.
     std::string name(OnError on_error = {}) const {
         return description_ ? description_->name : info<CL_KERNEL_FUNCTION_NAME>(on_error);
@@ -235,7 +241,8 @@ class KernelBase {
     /// \private Refuses a launch with argument `index` of `count` not set.
     [[gnu::cold]] bool unset_argument(cl_uint index, std::size_t count, OnError on_error) const;
 
-    /// \private Refuses set_args while another thread is setting this kernel's arguments.
+    /// \private Refuses set_args while another thread is setting this kernel's arguments or
+    /// launching it.
     [[gnu::cold]] bool shared_between_threads(OnError on_error) const;
 
     /// \private Refuses an argument (`what`: a buffer, an image...) of another context for
@@ -447,6 +454,11 @@ class Kernel : public KernelBase {
     /// device's CL_DEVICE_LOCAL_MEM_SIZE.
     std::size_t local_needed() const noexcept { return cache_ ? cache_->local_need : 0; }
 
+    /// \private The gate a launch holds while it enqueues (null for an empty kernel).
+    detail::ArgumentGate* argument_gate() const noexcept {
+        return cache_ ? &cache_->gate : nullptr;
+    }
+
     /// \private True when a launch finds nothing to refuse in what this kernel holds: every
     /// argument set, the local memory it needs within `local_limit` bytes, nothing mapped
     /// anywhere. When false, Queue::enqueue makes the checks one by one (check_unmapped,
@@ -529,12 +541,12 @@ class Kernel : public KernelBase {
         std::size_t local_total = 0;
         std::size_t local_need = 0;  // local_total plus the kernel's own __local memory
         std::uint64_t set = 0;  // bit i: argument i has been set (parameters past 64: not kept)
-        // Set while one thread sets arguments: another thread at the same time is refused.
-        std::atomic<bool> busy{false};
+        // Held by a thread setting arguments or by launches: see detail::ArgumentGate.
+        detail::ArgumentGate gate;
 
         ArgCache() = default;
         ArgCache(const ArgCache&) = delete;
-        // The argument record, not the busy flag.
+        // The argument record, not the gate.
         ArgCache& operator=(const ArgCache& other) {
             mems = other.mems;
             values = other.values;
@@ -581,12 +593,13 @@ class Kernel : public KernelBase {
                                " parameters, the C++ signature declares ", sizeof...(Params)));
             return false;
         }
-        if (!info.arg_info) {
-            return true;
-        }
         static constexpr detail::HostParam params[] = {detail::host_param<Params>()...,
                                                        detail::HostParam{}};
-        return detail::verify_params(info.name, info.args, params, sizeof...(Params), on_error);
+        if (info.arg_info &&
+            !detail::verify_params(info.name, info.args, params, sizeof...(Params), on_error)) {
+            return false;
+        }
+        return detail::verify_writes(info, params, sizeof...(Params), on_error);
     }
 
     template <std::size_t... I, class... Args>
@@ -598,7 +611,7 @@ class Kernel : public KernelBase {
                 return;
             }
             ArgCache& cache = *cache_;
-            const detail::SettingArguments setting(cache.busy);
+            const detail::SettingArguments setting(cache.gate);
             if (!setting) [[unlikely]] {
                 (void)shared_between_threads(on_error);
                 return;
@@ -614,7 +627,7 @@ class Kernel : public KernelBase {
             return refuse_empty("clSetKernelArg", on_error);
         }
         ArgCache& cache = *cache_;
-        const detail::SettingArguments setting(cache.busy);
+        const detail::SettingArguments setting(cache.gate);
         if (!setting) [[unlikely]] {
             return shared_between_threads(on_error);
         }
@@ -812,6 +825,11 @@ class DynamicKernel : public KernelBase {
         return record_ ? detail::saturating_add(record_->local_total, description().local_own) : 0;
     }
 
+    /// \private The gate a launch holds while it enqueues (null for an empty kernel).
+    detail::ArgumentGate* argument_gate() const noexcept {
+        return record_ ? &record_->gate : nullptr;
+    }
+
     /// False (after reporting which argument is not set yet) when a launch would find an unset
     /// argument (Queue::enqueue calls it; one compare). A kernel made with adopt or retain may
     /// have arguments set through the raw handle: its arguments count as set.
@@ -855,8 +873,8 @@ class DynamicKernel : public KernelBase {
         std::vector<Bound> bound;
         std::size_t local_total = 0;
         std::size_t unset = 0;  // arguments not set yet
-        // Set while one thread sets arguments: another thread at the same time is refused.
-        std::atomic<bool> busy{false};
+        // Held by a thread setting arguments or by launches: see detail::ArgumentGate.
+        detail::ArgumentGate gate;
 
         Record(std::size_t count, bool fresh) : bound(count), unset(fresh ? count : 0) {
             for (Bound& each : bound) {
@@ -864,7 +882,7 @@ class DynamicKernel : public KernelBase {
             }
         }
         Record(const Record&) = delete;
-        // The argument record, not the busy flag.
+        // The argument record, not the gate.
         Record& operator=(const Record& other) {
             bound = other.bound;
             local_total = other.local_total;
@@ -901,7 +919,7 @@ class DynamicKernel : public KernelBase {
             }
         }
         Record& record = *record_;
-        const detail::SettingArguments setting(record.busy);
+        const detail::SettingArguments setting(record.gate);
         if (!setting) [[unlikely]] {
             (void)shared_between_threads(on_error);
             return *this;
@@ -928,7 +946,7 @@ class DynamicKernel : public KernelBase {
             return *this;
         }
         Record& record = *record_;
-        const detail::SettingArguments setting(record.busy);
+        const detail::SettingArguments setting(record.gate);
         if (!setting) [[unlikely]] {
             (void)shared_between_threads(on_error);
             return *this;

@@ -63,6 +63,16 @@ class MappedSpan {
         size_ = 0;
         mapping_.unmap(on_error);
     }
+    /// As unmap(), and returns the unmap command's Event (`view.unmap(openclaw::with_event)`):
+    /// the device's copy is current when it completes, so later commands on other queues can
+    /// wait for it. Empty when nothing was mapped or the unmap failed.
+    [[nodiscard]] Event unmap(WithEvent, OnError on_error = {}) {
+        data_ = nullptr;
+        size_ = 0;
+        cl_event raw = nullptr;
+        mapping_.unmap(on_error, &raw);
+        return Event::adopt(raw);
+    }
 
     /// The first mapped element.
     T* data() const noexcept { return data_; }

@@ -383,6 +383,16 @@ consteval Verdict verdict() {
 
 #define OPENCLAW_ARG_REPORT_AT(N) OPENCLAW_ARG_REPORT(I == N, #N)
 
+/// Names an argument past the 32 the messages spell out: the compiler prints it with the
+/// instantiation of report_argument_past (`argument_index<33>`).
+template <std::size_t N>
+struct argument_index {};
+
+template <class Index, Verdict V>
+constexpr void report_argument_past() {
+    OPENCLAW_ARG_REPORT(true, "N (N as in argument_index<N> of this instantiation)")
+}
+
 template <std::size_t I, Verdict V>
 constexpr void report_argument() {
     OPENCLAW_ARG_REPORT_AT(0)
@@ -417,19 +427,39 @@ constexpr void report_argument() {
     OPENCLAW_ARG_REPORT_AT(29)
     OPENCLAW_ARG_REPORT_AT(30)
     OPENCLAW_ARG_REPORT_AT(31)
-    OPENCLAW_ARG_REPORT(I >= 32, "32 or later")
+    if constexpr (I >= 32) {
+        report_argument_past<argument_index<I>, V>();
+    }
 }
 
 #undef OPENCLAW_ARG_REPORT_AT
 #undef OPENCLAW_ARG_REPORT
 
+/// Names the two element types of a mismatch: the compiler prints them with the instantiation
+/// of report_element_types (`element_types<float, int>`: the parameter's, then the argument's).
+template <class Parameter, class Argument>
+struct element_types {};
+
+template <class Types>
+constexpr void report_element_types() {
+    static_assert(dependent_false<Types>,
+                  "set_args: the parameter's and the argument's element types are those of "
+                  "element_types<Parameter, Argument> in this instantiation: pass memory of the "
+                  "parameter's type, or view a buffer as it with buffer.as<T>() where the sizes "
+                  "allow");
+}
+
 /// True when argument I (of type A) fits parameter P; otherwise fails to compile with a
-/// message naming I and the reason.
+/// message naming I and the reason (and, for an element mismatch, both types).
 template <std::size_t I, class P, class A>
 constexpr bool argument_fits() {
     constexpr Verdict v = verdict<P, A>();
     if constexpr (v != Verdict::ok) {
         report_argument<I, v>();
+    }
+    if constexpr (v == Verdict::element_mismatch) {
+        report_element_types<element_types<typename ParamTraits<P>::element_type,
+                                           typename ArgumentTraits<A>::element_type>>();
     }
     return v == Verdict::ok;
 }

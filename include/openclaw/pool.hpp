@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -70,6 +71,8 @@ struct PoolState {
     std::vector<Entry> referenced;  // commands done, memory still referenced elsewhere
     PoolStats stats;
     bool closed = false;  // the MemoryPool is gone: returned memory is released
+    // The queue's device's CL_DEVICE_MAX_MEM_ALLOC_SIZE, read once (0: unknown).
+    std::size_t max_alloc = 0;
 
     PoolState() = default;
     PoolState(const PoolState&) = delete;
@@ -261,9 +264,17 @@ class MemoryPool {
             detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "MemoryPool", "queue");
             return;
         }
+        detail::Relay step(on_error);
+        const cl_ulong max_alloc = queue.device(step).max_mem_alloc_size(step);
+        if (step.failed()) {
+            return;
+        }
         state_ = std::make_shared<detail::PoolState>();
         state_->queue = queue;
         state_->options = options;
+        state_->max_alloc = max_alloc > std::numeric_limits<std::size_t>::max()
+                                ? std::numeric_limits<std::size_t>::max()
+                                : static_cast<std::size_t>(max_alloc);
     }
     /// Takes `other`'s memory; `other` is left empty.
     MemoryPool(MemoryPool&& other) noexcept = default;
@@ -359,6 +370,14 @@ class MemoryPool {
             return {};
         }
         detail::PoolState& state = *state_;
+        if (state.max_alloc != 0 && size > state.max_alloc) [[unlikely]] {
+            detail::fail(on_error, CL_INVALID_BUFFER_SIZE, call,
+                         detail::concat(count, " elements (", bytes, " bytes, ", size,
+                                        " with the pool's rounding) exceed the largest allocation "
+                                        "the queue's device allows, ",
+                                        state.max_alloc, " bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE)"));
+            return {};
+        }
         cl_mem mem = nullptr;
         {
             std::unique_lock lock(state.mutex);

@@ -76,6 +76,23 @@ enum class LanguageVersion : unsigned char {
 class BuildOptions {
   public:
     BuildOptions() = default;
+    /// Copies the options.
+    BuildOptions(const BuildOptions&) = default;
+    /// Takes the options.
+    BuildOptions(BuildOptions&&) noexcept = default;
+    /// Copies the options (onto itself: unchanged).
+    BuildOptions& operator=(const BuildOptions&) = default;
+    /// Moving onto itself keeps the options (a string's self-move may empty it).
+    BuildOptions& operator=(BuildOptions&& other) noexcept {
+        if (this != &other) {
+            text_ = std::move(other.text_);
+            arg_info_ = other.arg_info_;
+            language_ = other.language_;
+            cache_ = std::move(other.cache_);
+        }
+        return *this;
+    }
+    ~BuildOptions() = default;
     /// `{"-cl-mad-enable", "-DN=4"}`: each string is appended as with add().
     BuildOptions(std::initializer_list<std::string_view> options) {
         for (std::string_view option : options) {
@@ -397,10 +414,17 @@ struct ProgramAccess;
 
 /// An OpenCL C header for Program::compile: the name an `#include` directive uses and its text.
 struct Header {
+    /// No name, no text (refused by compile()).
+    Header() = default;
+    /// `Header{"util.h", text}`: the text is copied, so a Header outlives the string it was made
+    /// from (it used to hold a view of it).
+    Header(std::string header_name, std::string_view text)
+        : name(std::move(header_name)), source(text) {}
+
     /// The name as the directive writes it: "util.h", "lib/math.h".
     std::string name;
-    /// The header's text (not copied: it must outlive the compile() call).
-    std::string_view source;
+    /// The header's text (its own copy).
+    std::string source;
 };
 
 /// An OpenCL program (cl_program) built for the devices of a context, from source, binaries or

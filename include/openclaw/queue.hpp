@@ -6,6 +6,7 @@
 // event unless asked.
 
 #include <openclaw/context.hpp>
+#include <openclaw/detail/argument_gate.hpp>
 #include <openclaw/detail/checked.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
@@ -262,12 +263,14 @@ class Queue {
 
     /// Blocks until every command enqueued so far has completed.
     void finish(OnError on_error = {}) const {
+        const detail::ReportScope reports_about(context_);
         if (check_not_empty("clFinish", on_error)) {
             (void)detail::check(clFinish(get()), "clFinish", on_error);
         }
     }
     /// Submits the enqueued commands to the device without waiting.
     void flush(OnError on_error = {}) const {
+        const detail::ReportScope reports_about(context_);
         if (check_not_empty("clFlush", on_error)) {
             (void)detail::check(clFlush(get()), "clFlush", on_error);
         }
@@ -344,12 +347,13 @@ class Queue {
     // is enqueued and returns at once. `with_event` returns the command's Event (one command:
     // such a transfer is not staged); without it no cl_event is made.
 
-    /// Reads the region into `dst` (a span, vector or PinnedBuffer holding at least as many
-    /// elements). Blocking: large reads into pageable memory of a discrete device are staged
-    /// through pinned buffers (QueueOptions::staging). Options, in any order: `with_event`
-    /// returns the (completed) command's Event, e.g. for its profile; `nonblocking` (only for a
-    /// PinnedBuffer, which waits for the command before its memory goes) starts the read and
-    /// returns its Event at once; a wait list; an error target.
+    /// Reads the region into `dst` (a span, vector or PinnedBuffer of exactly the region's
+    /// size: a mismatch is refused, never truncated; name a part with `buffer.slice(offset,
+    /// count)` or `std::span(dst).first(count)`). Blocking: large reads into pageable memory of a
+    /// discrete device are staged through pinned buffers (QueueOptions::staging). Options, in any
+    /// order: `with_event` returns the (completed) command's Event, e.g. for its profile;
+    /// `nonblocking` (only for a PinnedBuffer, which waits for the command before its memory goes)
+    /// starts the read and returns its Event at once; a wait list; an error target.
     template <detail::BufferRegion Region, detail::HostMemory Host,
               detail::CommandOption... Options>
     detail::ReadResult<Host, Options...> read(const Region& src, Host&& dst,
@@ -361,8 +365,8 @@ class Queue {
     [[nodiscard]] HostTransfer<typename Region::value_type> read(const Region& src, Nonblocking,
                                                                  Options&&... options) const;
 
-    /// Writes `src` (a span, vector or PinnedBuffer of at most the region's size) over the
-    /// start of the region; blocking (staged like read()). Options as read()'s; `nonblocking`
+    /// Writes `src` (a span, vector or PinnedBuffer of exactly the region's size, as read())
+    /// into the region; blocking (staged like read()). Options as read()'s; `nonblocking`
     /// takes a PinnedBuffer (the Event is returned) or a vector moved in
     /// (`queue.write(region, std::move(v), nonblocking)`: the returned HostTransfer keeps it
     /// until the command is done).
@@ -708,11 +712,19 @@ class Queue {
     template <class K>
     void launch(const K& kernel, const NDRange& global, const NDRange& local, const WaitList& wait,
                 cl_event* event, OnError on_error, const std::size_t* offset = nullptr) const {
+        const detail::ReportScope reports_about(context_);
         if (kernel.context_handle() != context_) [[unlikely]] {
             return foreign_kernel(kernel.get(), on_error);
         }
         if (!check_geometry(global, local, kernel.non_uniform_groups(), on_error) ||
             !wait.check("clEnqueueNDRangeKernel", context_, on_error)) [[unlikely]] {
+            return;
+        }
+        // Held until the launch is enqueued: set_args on another thread is refused meanwhile (and
+        // this launch while it sets them).
+        const detail::LaunchingKernel reading(argument_gate(kernel));
+        if (!reading) [[unlikely]] {
+            (void)kernel.launched_while_setting(on_error);
             return;
         }
         if (!kernel_ready(kernel, on_error)) [[unlikely]] {
@@ -746,6 +758,16 @@ class Queue {
                       "float for R32F)");
         const std::span<Pixel> memory = detail::host_span<Pixel>(std::forward<Host>(host));
         image.transfer(Read, *this, region, memory.data(), memory.size(), wait, event, on_error);
+    }
+
+    // The gate of a kernel's argument values (null for a kernel type without one).
+    template <class K>
+    static detail::ArgumentGate* argument_gate(const K& kernel) noexcept {
+        if constexpr (requires { kernel.argument_gate(); }) {
+            return kernel.argument_gate();
+        } else {
+            return nullptr;
+        }
     }
 
     // The kernel's own launch checks: a bound buffer mapped in a conflicting way, an argument

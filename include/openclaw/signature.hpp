@@ -15,6 +15,7 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -1289,10 +1290,13 @@ constexpr unsigned char indexed_use(std::string_view text, Lexer lex) noexcept {
 }
 
 /// The uses, in the body that starts after the `{` at `body`, of each parameter of `sig` that
-/// is a non-const `__global` pointer, ORed into `uses`.
+/// is a non-const `__global` pointer, ORed into `uses`. With `written`, also where the first write
+/// the scan proves (`p[i] = v`, a compound assignment, `++p[i]`) begins, plus 1 (0: none), even
+/// after a use it cannot tell.
 template <std::size_t Capacity>
 constexpr void scan_body(const BasicSignature<Capacity>& sig, std::size_t body,
-                         std::array<unsigned char, Capacity>& uses) noexcept {
+                         std::array<unsigned char, Capacity>& uses,
+                         std::array<std::size_t, Capacity>* written = nullptr) noexcept {
     const std::string_view text = sig.text;
     Lexer lex(text, body);
     Token previous{};
@@ -1318,8 +1322,9 @@ constexpr void scan_body(const BasicSignature<Capacity>& sig, std::size_t body,
             continue;
         }
         for (std::size_t i = 0; i < sig.count && i < Capacity; ++i) {
-            if (uses[i] == (body_reads | body_writes) || sig.params[i].name_size != token.size ||
-                sig.name_of(i) != lex.text(token)) {
+            if ((uses[i] == (body_reads | body_writes) &&
+                 (written == nullptr || (*written)[i] != 0)) ||
+                sig.params[i].name_size != token.size || sig.name_of(i) != lex.text(token)) {
                 continue;
             }
             if (!lex.is(lex.peek(), '[')) {
@@ -1335,8 +1340,13 @@ constexpr void scan_body(const BasicSignature<Capacity>& sig, std::size_t body,
             const char prior2 = back > 1 ? text[back - 2] : '\0';
             const bool address = prior == '&' && prior2 != '&';
             const bool step = (prior == '+' || prior == '-') && prior2 == prior;
-            uses[i] = static_cast<unsigned char>(
-                uses[i] | (address || step ? body_reads | body_writes : indexed_use(text, lex)));
+            const unsigned char use =
+                address || step ? body_reads | body_writes : indexed_use(text, lex);
+            if (written != nullptr && (*written)[i] == 0 && !address &&
+                (step || (use & body_writes) != 0)) {
+                (*written)[i] = token.begin + 1;
+            }
+            uses[i] = static_cast<unsigned char>(uses[i] | use);
         }
     }
 }
@@ -1344,10 +1354,10 @@ constexpr void scan_body(const BasicSignature<Capacity>& sig, std::size_t body,
 /// How kernel `name`'s body uses each of its non-const `__global` pointer parameters (BodyUse
 /// bits, both where unknown; 0 for the other parameters), over every definition of the kernel.
 template <std::size_t Capacity>
-constexpr std::array<unsigned char, Capacity> body_uses(const BasicSignature<Capacity>& sig,
-                                                        std::string_view name,
-                                                        const KernelIndex& index,
-                                                        const DirectiveWords& directives) noexcept {
+constexpr std::array<unsigned char, Capacity> body_uses(
+    const BasicSignature<Capacity>& sig, std::string_view name, const KernelIndex& index,
+    const DirectiveWords& directives,
+    std::array<std::size_t, Capacity>* written = nullptr) noexcept {
     std::array<unsigned char, Capacity> uses{};
     const auto unknown = [&sig](std::array<unsigned char, Capacity>& marks) {
         for (std::size_t i = 0; i < sig.count && i < Capacity; ++i) {
@@ -1402,7 +1412,7 @@ constexpr std::array<unsigned char, Capacity> body_uses(const BasicSignature<Cap
                     uses[i] = body_reads | body_writes;
                 }
             }
-            scan_body(own, lex.position(), uses);
+            scan_body(own, lex.position(), uses, written);
         }
         if (part->complete) {
             break;
@@ -1682,6 +1692,36 @@ struct SourceKernel<Source, Name, void> {
     }
     using type = typename decltype(kernel())::type;
 };
+
+/// The run-time body scan (detail::body_write_scan): the writes kernel `name` of `source` makes
+/// through its non-const `__global` pointer parameters, as the compile-time typing finds them.
+inline bool scan_body_writes(std::string_view source, std::string_view name,
+                             std::vector<WrittenParam>& written) {
+    const KernelIndex index = index_kernels(source, name);
+    const auto sig =
+        std::make_unique<Signature>(parse_kernel_signature<max_kernel_params>(source, name, index));
+    if (!sig->ok() || sig->count > max_kernel_params) {
+        return false;
+    }
+    const auto directives = std::make_unique<DirectiveWords>(directive_words(source));
+    std::array<std::size_t, max_kernel_params> at{};
+    (void)body_uses(*sig, name, index, *directives, &at);
+    written.assign(sig->count, WrittenParam{});
+    for (std::size_t i = 0; i < sig->count; ++i) {
+        const ParamDecl& decl = sig->params[i];
+        if (at[i] != 0 && decl.space == AddressSpace::global && decl.pointers > 0 &&
+            !decl.is_const) {
+            written[i].line = static_cast<std::size_t>(line_column(source, at[i] - 1).line);
+            written[i].name = std::string(sig->name_of(i));
+        }
+    }
+    return true;
+}
+
+// Plugs the scan in (once per unit that includes this header; every unit stores the same
+// function): kernels made from source then refuse In<T> for a pointer their body writes.
+inline const bool body_write_scan_plugged_in =
+    (body_write_scan.store(&scan_body_writes, std::memory_order_release), true);
 
 }  // namespace detail
 

@@ -240,6 +240,15 @@ class SvmMapping {
             (void)detail::check(release(), "clEnqueueSVMUnmap", on_error);
         }
     }
+    /// As unmap(), and returns the unmap command's Event (empty when nothing was mapped or the
+    /// unmap failed).
+    [[nodiscard]] Event unmap(WithEvent, OnError on_error = {}) {
+        cl_event raw = nullptr;
+        if (mapped_) {
+            (void)detail::check(release(&raw), "clEnqueueSVMUnmap", on_error);
+        }
+        return Event::adopt(raw);
+    }
 
     /// The mapped region as a std::span.
     std::span<T> span() const noexcept { return region_; }
@@ -270,14 +279,19 @@ class SvmMapping {
             region_ = {};
             return;
         }
-        if (region_.empty() || region_.data() == nullptr) {
-            detail::fail(on_error, CL_INVALID_VALUE, call,
-                         region_.data() == nullptr ? "the region is a null pointer"
-                                                   : "the region is empty (0 elements)");
+        if (region_.data() == nullptr && !region_.empty()) {
+            detail::fail(on_error, CL_INVALID_VALUE, call, "the region is a null pointer");
             region_ = {};
             return;
         }
         if (!wait.check(call, queue.context_handle(), on_error)) {
+            region_ = {};
+            return;
+        }
+        // The rule of every command, buffer maps included: nothing to map is an empty view, the
+        // wait list still waited for when an event is asked for.
+        if (region_.empty()) {
+            detail::nothing_to_do(queue, wait, event, on_error);
             region_ = {};
             return;
         }
@@ -302,9 +316,10 @@ class SvmMapping {
         }
     }
     void* pointer() const noexcept { return const_cast<std::remove_const_t<T>*>(region_.data()); }
-    cl_int release() noexcept {
+    cl_int release(cl_event* event = nullptr) noexcept {
         mapped_ = false;
-        const cl_int code = clEnqueueSVMUnmap(queue_.get(), pointer(), 0, nullptr, nullptr);
+        const cl_int code =
+            detail::enqueued(clEnqueueSVMUnmap(queue_.get(), pointer(), 0, nullptr, event), event);
         region_ = {};
         return code;
     }

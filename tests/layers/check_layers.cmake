@@ -15,6 +15,7 @@ set(table
   "detail/handle.hpp detail_core"
   "detail/info.hpp detail_core"
   "detail/map_registry.hpp detail_core"
+  "detail/argument_gate.hpp detail_core"
   "platform.hpp objects"
   "device.hpp objects"
   "context.hpp objects"

@@ -56,8 +56,10 @@ class MapRegistry {
     /// Forgets the mapping of `ticket`.
     void remove(std::uint64_t ticket) noexcept;
 
-  private:
+    /// The bytes of its root buffer `mem` covers (two queries for a sub-buffer, one otherwise).
     static MemRange range_of(cl_mem mem, OnError on_error);
+
+  private:
     const Region* find_conflict(const MemRange& range, bool writes) const;
     [[gnu::cold]] bool check_slow(cl_mem mem, Use use, const char* call, OnError on_error) const;
     [[gnu::cold]] static void conflict(const Region& mapped, const MemRange& range, Use use,

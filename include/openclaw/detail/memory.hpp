@@ -133,15 +133,24 @@ MemObject sub_buffer(const MemObject& parent, std::size_t offset, std::size_t co
 /// The step, in elements, that sub-buffer offsets of `buffer` must be a multiple of.
 std::size_t sub_alignment(const MemObject& buffer, std::size_t element_size, OnError on_error);
 
-/// Blocking transfer of `count` elements at element `offset` to or from `host`; `pageable` host
-/// memory may go through the queue's staging buffers, unless `event` asks for the command's
-/// event (the transfer is then one command, whose event it is).
+/// Every check of a transfer of `count` elements at element `offset` of `buffer` from or to
+/// host memory of `host_elements` elements, made before anything is allocated or enqueued: the
+/// buffer not empty, the region inside it, the host memory exactly the region's size (a part is
+/// named: a slice, or a part of the host span), the queue's context, the buffer's host access,
+/// the wait list, no conflicting mapping. The one check of every buffer transfer.
+bool check_transfer(const MemObject& buffer, Direction direction, const Queue& queue,
+                    std::size_t offset, std::size_t count, std::size_t host_elements,
+                    Element element, const WaitList& wait, OnError on_error);
+/// Blocking transfer of `count` elements at element `offset` to or from `host` (checked by
+/// check_transfer first); `pageable` host memory may go through the queue's staging buffers,
+/// unless `event` asks for the command's event (the transfer is then one command, whose event
+/// it is).
 void transfer(const MemObject& buffer, Direction direction, const Queue& queue, std::size_t offset,
               std::size_t count, Element element, void* host, bool pageable, const WaitList& wait,
               OnError on_error, cl_event* event = nullptr);
-/// Non-blocking transfer from or to host memory that outlives it (pinned, or held by a
-/// HostTransfer); the command's event (null after a failure,
-/// or a marker's when there is nothing to move).
+/// Non-blocking transfer (checked by check_transfer first) from or to host memory that outlives
+/// it (pinned, or held by a HostTransfer); the command's event (null after a failure, or a
+/// marker's when there is nothing to move).
 cl_event transfer_async(const MemObject& buffer, Direction direction, const Queue& queue,
                         std::size_t offset, std::size_t count, Element element, void* host,
                         const WaitList& wait, OnError on_error);
@@ -211,14 +220,15 @@ class Mapping {
     static Mapping adopt(cl_command_queue queue, cl_mem mem, void* data, std::size_t bytes,
                          std::uint64_t ticket);
 
-    /// Unmaps now, reporting a failure to `on_error`; empty afterwards.
-    void unmap(OnError on_error);
+    /// Unmaps now, reporting a failure to `on_error`; empty afterwards. With `event`, the unmap
+    /// command's event goes there (null when nothing was mapped or the unmap failed).
+    void unmap(OnError on_error, cl_event* event = nullptr);
 
     void* data() const noexcept { return data_; }
     std::size_t bytes() const noexcept { return bytes_; }
 
   private:
-    cl_int release() noexcept;
+    cl_int release(cl_event* event = nullptr) noexcept;
     void unmap_noexcept() noexcept;
 
     Handle<cl_mem> mem_;

@@ -8,25 +8,6 @@
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {
 
-[[gnu::noinline]] OPENCLAW_INLINE bool check_host_span(const MemObject& buffer, Direction direction,
-                                                       std::size_t elements, std::size_t count,
-                                                       OnError on_error) {
-    const bool reads = direction == Direction::read;
-    if (!buffer.get()) [[unlikely]] {
-        refuse_empty(on_error, CL_INVALID_MEM_OBJECT,
-                     reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer", "buffer");
-        return false;
-    }
-    if (reads ? elements < count : elements > count) [[unlikely]] {
-        fail(on_error, CL_INVALID_VALUE, reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer",
-             reads ? concat("the destination holds ", elements, " elements, the region ", count,
-                            "; read a slice (buffer.slice(offset, count)) to read part of it")
-                   : concat("the source holds ", elements, " elements, the region only ", count));
-        return false;
-    }
-    return true;
-}
-
 [[gnu::noinline]] OPENCLAW_INLINE bool check_copy_fits(const MemObject& source,
                                                        const MemObject& destination,
                                                        std::size_t source_count,

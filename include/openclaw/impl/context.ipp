@@ -5,6 +5,8 @@
 
 #include <openclaw/context.hpp>
 
+#include <cstdio>
+
 OPENCLAW_BEGIN_NAMESPACE
 
 OPENCLAW_INLINE std::vector<Device> Context::devices_of(cl_context raw, OnError on_error) {
@@ -132,11 +134,10 @@ OPENCLAW_INLINE bool check_context_devices(const Context& context,
             fail(on_error, CL_INVALID_DEVICE, call, describe_safely([&](OnError quiet) {
                      std::string names;
                      for (const Device& candidate : members) {
-                         names +=
-                             concat(names.empty() ? "" : ", ", "\"", candidate.name(quiet), "\"");
+                         names += concat(names.empty() ? "" : ", ", device_label(candidate, quiet));
                      }
                      return concat(
-                         "device ", i, " (\"", devices[i].name(quiet), "\") ",
+                         "device ", i, " (", device_label(devices[i], quiet), ") ",
                          repeated ? "is listed twice" : "is not one of the context's devices", " (",
                          names, ")");
                  }));
@@ -206,7 +207,7 @@ OPENCLAW_INLINE void CL_CALLBACK context_notify(const char* report, const void*,
             reports.pending.erase(reports.pending.begin());
             ++reports.dropped;
         }
-        reports.pending.push_back({&report_thread_token, text});
+        reports.pending.push_back({&report_thread_token, context, text});
         pending_context_reports.store(&take_context_reports, std::memory_order_release);
     };
 #if defined(__cpp_exceptions)
@@ -224,25 +225,35 @@ OPENCLAW_INLINE void CL_CALLBACK context_destroyed(cl_context, void* user_data) 
     bind_context(reinterpret_cast<std::uintptr_t>(user_data), nullptr);
 }
 
-OPENCLAW_INLINE std::string take_context_reports() {
+OPENCLAW_INLINE std::string take_context_reports(cl_context context) {
     ContextReports& reports = context_reports();
     std::vector<ContextReports::Report> taken;
     std::size_t dropped = 0;
     {
         const std::lock_guard lock(reports.mutex);
-        taken.swap(reports.pending);
-        dropped = std::exchange(reports.dropped, 0);
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < reports.pending.size(); ++i) {
+            if (reports.pending[i].context == context) {
+                taken.push_back(std::move(reports.pending[i]));
+            } else if (kept++ != i) {
+                reports.pending[kept - 1] = std::move(reports.pending[i]);
+            }
+        }
+        reports.pending.resize(kept);
+        if (!taken.empty()) {
+            dropped = std::exchange(reports.dropped, 0);
+        }
     }
+    char handle[2 * sizeof(void*) + 8];
+    std::snprintf(handle, sizeof handle, "%p", static_cast<void*>(context));
     std::string text;
     for (const ContextReports::Report& each : taken) {
-        text += each.thread == &report_thread_token
-                    ? "; the driver reported: \""
-                    : "; the driver reported (on another thread): \"";
-        text += each.text;
-        text += '"';
+        text += concat("; the driver reported about this context (cl_context ", handle,
+                       each.thread == &report_thread_token ? "" : ", on another thread", "): \"",
+                       each.text, '"');
     }
     if (dropped != 0) {
-        text += concat(" (and ", dropped, " earlier report(s), dropped)");
+        text += concat(" (and ", dropped, " earlier report(s) of any context, dropped)");
     }
     return text;
 }

@@ -49,6 +49,24 @@ OPENCLAW_INLINE unsigned language_mask(const Device& device, OnError on_error) {
     }
     return mask;
 }
+OPENCLAW_INLINE cl_device_id parent_of(const Device& device) noexcept {
+    cl_device_id parent = nullptr;
+    if (device.get() == nullptr || clGetDeviceInfo(device.get(), CL_DEVICE_PARENT_DEVICE,
+                                                   sizeof parent, &parent, nullptr) != CL_SUCCESS) {
+        return nullptr;
+    }
+    return parent;
+}
+
+OPENCLAW_INLINE std::string device_label(const Device& device, OnError on_error) {
+    const cl_device_id parent = parent_of(device);
+    if (parent == nullptr) {
+        return concat("\"", device.name(on_error), "\"");
+    }
+    return concat("sub-device \"", device.name(on_error), "\" (",
+                  device.max_compute_units(on_error), " compute units) of \"",
+                  Device::retain(parent, on_error).name(on_error), "\"");
+}
 }  // namespace detail
 
 OPENCLAW_INLINE std::vector<Device> Device::partition(

@@ -11,7 +11,7 @@ namespace detail {
 
 OPENCLAW_INLINE constinit std::atomic<FailureHandler> failure_handler{&print_and_abort};
 OPENCLAW_INLINE constinit std::atomic<ErrorHook> error_hook{&print_error_hook};
-OPENCLAW_INLINE constinit std::atomic<std::string (*)()> pending_context_reports{nullptr};
+OPENCLAW_INLINE constinit std::atomic<std::string (*)(cl_context)> pending_context_reports{nullptr};
 
 OPENCLAW_INLINE std::shared_ptr<const FailureText> FailureText::compose(
     cl_int code, std::string call, std::string detail, const std::vector<BuildLog>* logs) {
@@ -91,6 +91,15 @@ OPENCLAW_INLINE bool Sink::wants_message(OnError sink) noexcept {
     return (sink.bits_ & OnError::tag_mask) != OnError::code_tag;
 }
 
+// The driver's own words about the context the failing call works on (ReportScope), if any.
+[[gnu::cold]] inline std::string driver_reports() {
+    if (report_context == nullptr) {
+        return {};
+    }
+    const auto reports = pending_context_reports.load(std::memory_order_acquire);
+    return reports != nullptr ? reports(report_context) : std::string();
+}
+
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE void Sink::report(OnError sink, cl_int code,
                                                                const char* call, std::string detail,
                                                                std::vector<BuildLog>* logs) {
@@ -111,6 +120,7 @@ OPENCLAW_INLINE bool Sink::wants_message(OnError sink) noexcept {
         case OnError::status_tag: {
             auto& status = *static_cast<Status*>(target);
             if (status.ok()) {
+                detail += driver_reports();
                 status.code_ = code;
                 status.text_ = FailureText::compose(code, call, std::move(detail), logs);
                 if (logs != nullptr) {
@@ -122,9 +132,7 @@ OPENCLAW_INLINE bool Sink::wants_message(OnError sink) noexcept {
         default:
             break;
     }
-    if (const auto reports = pending_context_reports.load(std::memory_order_acquire)) {
-        detail += reports();  // the driver's own words about what went wrong
-    }
+    detail += driver_reports();
     auto text = FailureText::compose(code, call, std::move(detail), logs);
 #if defined(__cpp_exceptions)
     if (logs != nullptr) {

@@ -133,6 +133,83 @@ OPENCLAW_INLINE void detail::CompletionCallbacks::poll() {
     return false;
 }
 
+namespace detail {
+
+namespace events {
+// The last user events failed, per context: what failed_status names as the origin.
+struct FailedUserEvents {
+    struct Entry {
+        cl_context context = nullptr;
+        cl_int status = 0;
+    };
+    std::mutex mutex;
+    std::array<Entry, 8> entries{};
+    std::size_t next = 0;
+};
+inline FailedUserEvents& failed_user_events() {
+    static FailedUserEvents* const failed = new FailedUserEvents();  // never destroyed
+    return *failed;
+}
+inline bool user_event(cl_event event) noexcept {
+    cl_command_type type = 0;
+    return clGetEventInfo(event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, nullptr) ==
+               CL_SUCCESS &&
+           type == CL_COMMAND_USER;
+}
+}  // namespace events
+
+OPENCLAW_INLINE void note_failed_user_event(cl_context context, cl_int status) noexcept {
+    events::FailedUserEvents& failed = events::failed_user_events();
+    const std::lock_guard lock(failed.mutex);
+    failed.entries[failed.next++ % failed.entries.size()] = {context, status};
+}
+
+OPENCLAW_INLINE std::string failed_status(cl_event event, cl_int status) {
+    if (events::user_event(event)) {
+        return concat(status, ", a user status (UserEvent::fail)");
+    }
+    cl_context context = nullptr;
+    (void)clGetEventInfo(event, CL_EVENT_CONTEXT, sizeof context, &context, nullptr);
+    bool found = false;
+    cl_int origin = 0;
+    {
+        events::FailedUserEvents& failed = events::failed_user_events();
+        const std::lock_guard lock(failed.mutex);
+        for (std::size_t i = failed.next; i > 0 && !found; --i) {  // the newest first
+            const auto& entry = failed.entries[(i - 1) % failed.entries.size()];
+            if (context != nullptr && entry.context == context) {
+                found = true;
+                origin = entry.status;
+            }
+            if (failed.next - i + 1 >= failed.entries.size()) {
+                break;
+            }
+        }
+    }
+    if (!found) {
+        return concat(status, ", ", code_name(status));
+    }
+    if (origin == status) {
+        return concat(status, ", a user status: that of a failed user event it waited for");
+    }
+    return concat(status,
+                  ", the driver's code for a command whose wait failed; the origin: a user "
+                  "event of its context failed with ",
+                  origin, ", a user status");
+}
+
+OPENCLAW_INLINE std::string abnormal_end(cl_event event, cl_int status) {
+    if (status >= 0) {
+        return "the command terminated abnormally (its execution status could not be read)";
+    }
+    return concat("the command terminated abnormally: its execution status is ",
+                  failed_status(event, status),
+                  " (the error it or an event it waited for, a failed user event or a failed "
+                  "command before it, ended with)");
+}
+
+}  // namespace detail
+
 OPENCLAW_INLINE void Event::wait(OnError on_error) const {
     if (!*this) {
         detail::refuse_empty(on_error, CL_INVALID_EVENT, "clWaitForEvents", "event");
@@ -175,9 +252,10 @@ OPENCLAW_INLINE void Event::wait_all(std::span<const Event> events, OnError on_e
             fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
                  returned == CL_SUCCESS
                      ? concat("event ", i, " of the wait list has failed (its execution status is ",
-                              status, ", ", code_name(status), "): the command would never run")
+                              failed_status(wait.data()[i], status),
+                              "): the command would never run")
                      : concat("event ", i, " of the wait list failed (its execution status is ",
-                              status, ", ", code_name(status),
+                              failed_status(wait.data()[i], status),
                               "): the command did not run (the driver returned ", returned, ", ",
                               code_name(returned), ")"));
             return false;
@@ -198,7 +276,8 @@ OPENCLAW_INLINE void Event::wait_all(std::span<const Event> events, OnError on_e
     fail(on_error, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, call,
          concat("the blocking command did not run: an event of its wait list failed (the "
                 "command's execution status is ",
-                code, ", ", code_name(code), "); the host memory was not ",
+                code < 0 ? failed_status(*event_, code) : concat(code, ", ", code_name(code)),
+                "); the host memory was not ",
                 std::string_view(call).find("Read") != std::string_view::npos ? "filled" : "read"));
 }
 
@@ -224,7 +303,7 @@ OPENCLAW_INLINE bool Event::check_wait(cl_int code, OnError on_error) const {
         // wait's code is the error, not the failed query's.
         std::error_code unreadable;
         const cl_int status = this->status(unreadable);
-        detail::fail(on_error, code, "clWaitForEvents", detail::abnormal_end(status));
+        detail::fail(on_error, code, "clWaitForEvents", detail::abnormal_end(get(), status));
         return false;
     }
     return detail::check(code, "clWaitForEvents", on_error);
@@ -282,8 +361,15 @@ OPENCLAW_INLINE void UserEvent::set(cl_int status, OnError on_error) const {
                                     ")"));
         return;
     }
-    (void)detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus", on_error,
-                        [] { return std::string("a user event's status can be set once"); });
+    if (detail::check(clSetUserEventStatus(get(), status), "clSetUserEventStatus", on_error,
+                      [] { return std::string("a user event's status can be set once"); }) &&
+        status < 0) {
+        cl_context context = nullptr;
+        if (clGetEventInfo(get(), CL_EVENT_CONTEXT, sizeof context, &context, nullptr) ==
+            CL_SUCCESS) {
+            detail::note_failed_user_event(context, status);
+        }
+    }
 }
 
 OPENCLAW_END_NAMESPACE

@@ -192,6 +192,7 @@ OPENCLAW_INLINE MemObject import_memory(const Context& context, const ExternalMe
 OPENCLAW_INLINE void external_memory_command(const Queue& queue, const MemObject& memory,
                                              bool acquire, const WaitList& wait, cl_event* event,
                                              OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     const char* call =
         acquire ? "clEnqueueAcquireExternalMemObjectsKHR" : "clEnqueueReleaseExternalMemObjectsKHR";
     if (!queue) {
@@ -366,10 +367,11 @@ OPENCLAW_INLINE std::shared_ptr<detail::SemaphoreState> Semaphore::create(
             return nullptr;
         }
     }
-    const ExternalApi& api = detail::external_api(targets.front().platform(step));
+    const Platform platform = targets.front().platform(step);
     if (step.failed()) {
         return nullptr;
     }
+    const ExternalApi& api = detail::external_api(platform);
     const char* missing = !api.create_semaphore    ? "clCreateSemaphoreWithPropertiesKHR"
                           : !api.wait              ? "clEnqueueWaitSemaphoresKHR"
                           : !api.signal            ? "clEnqueueSignalSemaphoresKHR"

@@ -388,6 +388,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                                                       void* host, std::size_t pixels,
                                                       const WaitList& wait, cl_event* event,
                                                       OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     const char* call = read ? "clEnqueueReadImage" : "clEnqueueWriteImage";
     std::size_t row = 0;
     std::size_t slice = 0;
@@ -425,14 +426,10 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                                                   const ImageRegion& region, const void* color,
                                                   FillColor color_kind, const WaitList& wait,
                                                   cl_event* event, OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueFillImage";
     const cl_channel_type type = format.format.image_channel_data_type;
-    const FillColor wanted =
-        type == CL_SIGNED_INT8 || type == CL_SIGNED_INT16 || type == CL_SIGNED_INT32
-            ? FillColor::ints
-        : type == CL_UNSIGNED_INT8 || type == CL_UNSIGNED_INT16 || type == CL_UNSIGNED_INT32
-            ? FillColor::uints
-            : FillColor::floats;
+    const FillColor wanted = fill_color_for(type);  // also a compile-time check of Queue::fill
     const auto name = [](FillColor c) {
         return c == FillColor::ints ? "cl_int4" : c == FillColor::uints ? "cl_uint4" : "cl_float4";
     };
@@ -460,6 +457,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     std::size_t offset, std::size_t count, std::size_t element_size, bool to_buffer,
     const Queue& queue, const ImageRegion& region, const WaitList& wait, cl_event* event,
     OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     const char* call = to_buffer ? "clEnqueueCopyImageToBuffer" : "clEnqueueCopyBufferToImage";
     if (!buffer.get()) {
         refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "buffer");
@@ -511,6 +509,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
     const ImageObject& destination, ImageKind destination_kind, ImageFormat destination_format,
     const ImageRegion& region, const std::array<std::size_t, 3>& to, const Queue& queue,
     const WaitList& wait, cl_event* event, OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueCopyImage";
     if (!destination.mem.get()) {
         refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "destination image");
@@ -556,6 +555,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
                                                          const ImageRegion& region,
                                                          const WaitList& wait, cl_event* event,
                                                          OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueMapImage";
     if (!check_queue(image.mem, queue, call, "image", on_error) ||
         !images::check_region(call, region, image.size(), kind.two_d(), on_error) ||

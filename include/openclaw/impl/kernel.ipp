@@ -49,8 +49,40 @@ OPENCLAW_INLINE std::shared_ptr<const KernelDescription> KernelDescription::of(
         if (step.failed()) {
             return nullptr;
         }
+        // The body's writes, where a unit includes the scan and the program has source.
+        if (const BodyWriteScan scan = body_write_scan.load(std::memory_order_acquire);
+            scan != nullptr) {
+            const std::string source = get_info<cl_program, CL_PROGRAM_SOURCE>(step, program);
+            if (step.failed()) {
+                return nullptr;
+            }
+            if (!source.empty() && !scan(source, description->name, description->written)) {
+                description->written.clear();
+            }
+        }
     }
     return description;
+}
+
+OPENCLAW_INLINE constinit std::atomic<BodyWriteScan> body_write_scan{nullptr};
+
+OPENCLAW_INLINE bool verify_writes(const KernelDescription& info, const HostParam* params,
+                                   std::size_t count, OnError on_error) {
+    for (std::size_t i = 0; i < count && i < info.written.size(); ++i) {
+        const WrittenParam& written = info.written[i];
+        if (written.line == 0 || params[i].kind != ParamKind::in) {
+            continue;
+        }
+        const std::string element = host_type_name(params[i].element, params[i].element_size);
+        fail(on_error, CL_INVALID_KERNEL_ARGS, "clCreateKernel",
+             concat("kernel \"", info.name, "\", argument ", i, " (\"", written.name,
+                    "\"): the C++ signature declares ", host_param_name(params[i]),
+                    ", but the kernel writes through the pointer (line ", written.line,
+                    " of the program's source): declare InOut<", element, "> (Out<", element,
+                    "> if it never reads the old values)"));
+        return false;
+    }
+    return true;
 }
 
 OPENCLAW_INLINE Handle<cl_kernel> create_kernel(cl_program program, std::string_view name,
@@ -223,9 +255,19 @@ OPENCLAW_INLINE detail::MadeKernel KernelBase::copy_of(bool& cloned, OnError on_
     OnError on_error) const {
     detail::fail(on_error, CL_INVALID_OPERATION, "clSetKernelArg",
                  detail::concat("kernel \"", description_ ? description_->name : std::string(),
-                                "\": another thread is setting its arguments at the same time (a "
-                                "Kernel and its copies share one cl_kernel and its argument "
-                                "values): give each thread kernel.clone()"));
+                                "\": another thread is setting its arguments or launching it at "
+                                "the same time (a Kernel and its copies share one cl_kernel and "
+                                "its argument values): give each thread kernel.clone()"));
+    return false;
+}
+
+[[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool KernelBase::launched_while_setting(
+    OnError on_error) const {
+    detail::fail(on_error, CL_INVALID_OPERATION, "clEnqueueNDRangeKernel",
+                 detail::concat("kernel \"", description_ ? description_->name : std::string(),
+                                "\": another thread is setting its arguments while this launch "
+                                "reads them (a Kernel and its copies share one cl_kernel and its "
+                                "argument values): give each thread kernel.clone()"));
     return false;
 }
 

@@ -120,6 +120,7 @@ OPENCLAW_INLINE Program Program::build_for(const Context& context,
                                            const std::vector<Device>& devices, bool some,
                                            std::string_view source, const BuildOptions& options,
                                            OnError on_error) {
+    const detail::ReportScope reports_about(context.get());
     detail::Relay step(on_error);
     const BuildOptions effective = options.for_devices(devices, step);
     if (step.failed()) {
@@ -180,6 +181,7 @@ OPENCLAW_INLINE Program Program::build_for(const Context& context,
 OPENCLAW_INLINE Program Program::compile(const Context& context, std::string_view source,
                                          const std::vector<Header>& headers,
                                          const BuildOptions& options, OnError on_error) {
+    const detail::ReportScope reports_about(context.get());
     constexpr const char* call = "clCompileProgram";
     if (source.empty()) {
         detail::fail(on_error, CL_INVALID_VALUE, call, "the source is empty");
@@ -251,6 +253,7 @@ OPENCLAW_INLINE Program Program::compile(const Context& context, std::string_vie
 
 OPENCLAW_INLINE Program Program::link(const Context& context, const std::vector<Program>& programs,
                                       const BuildOptions& options, OnError on_error) {
+    const detail::ReportScope reports_about(context.get());
     constexpr const char* call = "clLinkProgram";
     if (!context) {
         detail::refuse_empty(on_error, CL_INVALID_CONTEXT, call, "context");
@@ -317,6 +320,7 @@ OPENCLAW_INLINE Program Program::link(const Context& context, const std::vector<
 OPENCLAW_INLINE Program Program::from_binaries(const Context& context,
                                                std::span<const Binary> binaries,
                                                const BuildOptions& options, OnError on_error) {
+    const detail::ReportScope reports_about(context.get());
     if (!context) {
         detail::refuse_empty(on_error, CL_INVALID_CONTEXT, "clCreateProgramWithBinary", "context");
         return {};
@@ -346,6 +350,7 @@ OPENCLAW_INLINE Program Program::from_binaries(const Context& context,
 
 OPENCLAW_INLINE Program Program::from_il(const Context& context, std::span<const unsigned char> il,
                                          const BuildOptions& options, OnError on_error) {
+    const detail::ReportScope reports_about(context.get());
     constexpr const char* call = "clCreateProgramWithIL";
     if (il.size() < 20 || il.size() % 4 != 0) {
         detail::fail(on_error, CL_INVALID_VALUE, call,

@@ -90,13 +90,19 @@ OPENCLAW_INLINE detail::Handle<cl_command_queue> Queue::create(const Context& co
         detail::fail(on_error, CL_INVALID_DEVICE, "clCreateCommandQueue",
                      detail::describe_safely([&](OnError quiet) {
                          std::string names;
+                         bool parent_member = false;
                          for (const Device& candidate : members) {
-                             names += detail::concat(names.empty() ? "" : ", ", "\"",
-                                                     candidate.name(quiet), "\"");
+                             names += detail::concat(names.empty() ? "" : ", ",
+                                                     detail::device_label(candidate, quiet));
+                             parent_member =
+                                 parent_member || candidate.get() == detail::parent_of(device);
                          }
-                         return detail::concat("device \"", device.name(quiet),
-                                               "\" is not one of the context's devices (", names,
-                                               ")");
+                         return detail::concat(
+                             "device ", detail::device_label(device, quiet),
+                             " is not one of the context's devices (", names, ")",
+                             parent_member ? ": a context of the parent device does not hold its "
+                                             "sub-devices; make the context with the sub-device"
+                                           : "");
                      }));
         return {};
     }

@@ -14,6 +14,7 @@ namespace detail {
                                                 std::size_t dst_bytes, std::size_t bytes,
                                                 const WaitList& wait, cl_event* event,
                                                 OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueSVMMemcpy";
     if (!queue) {
         refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
@@ -44,6 +45,7 @@ namespace detail {
                                                 const void* pattern, std::size_t pattern_size,
                                                 const WaitList& wait, cl_event* event,
                                                 OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueSVMMemFill";
     if (!queue) {
         refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");
@@ -53,6 +55,13 @@ namespace detail {
         fail(on_error, CL_INVALID_VALUE, call,
              concat("a pattern of ", pattern_size,
                     " bytes: SVM fills take elements of 1, 2, 4, ..., 128 bytes"));
+        return;
+    }
+    if (reinterpret_cast<std::uintptr_t>(dst) % pattern_size != 0) {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat("the destination is ", reinterpret_cast<std::uintptr_t>(dst) % pattern_size,
+                    " bytes past a multiple of the pattern's ", pattern_size,
+                    " bytes: an SVM fill's destination must be aligned to its element size"));
         return;
     }
     if (!wait.check(call, queue.context_handle(), on_error)) {
@@ -71,6 +80,7 @@ namespace detail {
                                                    std::size_t bytes, MigrateOptions options,
                                                    const WaitList& wait, cl_event* event,
                                                    OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueSVMMigrateMem";
     if (!queue) {
         refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");

@@ -238,7 +238,8 @@ OPENCLAW_INLINE std::string argument_mismatch(const HostArg& arg, const ArgInfo&
             }
             return "the types differ: convert the argument explicitly";
         }
-        return "the element types differ";
+        return "the element types differ (pass memory of the parameter's type, or view a "
+               "buffer as it with buffer.as<T>() where the sizes allow)";
     }
     return {};
 }

@@ -150,6 +150,7 @@ inline void CL_CALLBACK release_host_store(cl_mem, void* user_data) {
 [[gnu::noinline]] OPENCLAW_INLINE MemObject create_buffer(const Context& context, std::size_t count,
                                                           Element element, cl_mem_flags flags,
                                                           const void* init, OnError on_error) {
+    const ReportScope reports_about(context.get());
     // CL_MEM_COPY_HOST_PTR only reads host_ptr; the C API merely lacks the const.
     return memory::create(context.get(), count, element,
                           init != nullptr ? flags | CL_MEM_COPY_HOST_PTR : flags,
@@ -165,6 +166,7 @@ inline MemObject create_over(cl_context context, std::size_t count, Element elem
                                                                std::size_t count, Element element,
                                                                cl_mem_flags flags, HostStore store,
                                                                OnError on_error) {
+    const ReportScope reports_about(context.get());
     return memory::create_over(context.get(), count, element, flags, store, on_error);
 }
 
@@ -181,6 +183,7 @@ inline bool stages(const Queue& queue) noexcept {
                                                                std::size_t count, Element element,
                                                                cl_mem_flags flags, const void* data,
                                                                OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     if (!queue) {
         refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "clCreateBuffer", "queue");
         return {};
@@ -211,6 +214,7 @@ inline bool stages(const Queue& queue) noexcept {
                                                                  cl_mem_flags flags,
                                                                  HostStore store,
                                                                  OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     if (queue && !memory::stages(queue) && (flags & CL_MEM_ALLOC_HOST_PTR) == 0) {
         return memory::create_over(queue.context_handle(), count, element, flags, store, on_error);
     }
@@ -395,21 +399,44 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     return sub;
 }
 
+[[gnu::noinline]] OPENCLAW_INLINE bool check_transfer(const MemObject& buffer, Direction direction,
+                                                      const Queue& queue, std::size_t offset,
+                                                      std::size_t count, std::size_t host_elements,
+                                                      Element element, const WaitList& wait,
+                                                      OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
+    const bool reads = direction == Direction::read;
+    const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
+    if (!buffer.get()) [[unlikely]] {
+        refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call, "buffer");
+        return false;
+    }
+    if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
+                     on_error)) [[unlikely]] {
+        return false;
+    }
+    if (host_elements != count) [[unlikely]] {
+        fail(on_error, CL_INVALID_VALUE, call,
+             concat(reads ? "the destination holds " : "the source holds ", host_elements,
+                    " elements, the region ", count,
+                    ": they must match (name the part: buffer.slice(offset, count) for part of the "
+                    "buffer, std::span(host).first(count) for part of the host memory)"));
+        return false;
+    }
+    return check_queue(buffer, queue, call, "buffer", on_error) &&
+           check_host_access(buffer, reads, call, on_error) &&
+           wait.check(call, queue.context_handle(), on_error) &&
+           map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error);
+}
+
 [[gnu::noinline]] OPENCLAW_INLINE void transfer(const MemObject& buffer, Direction direction,
                                                 const Queue& queue, std::size_t offset,
                                                 std::size_t count, Element element, void* host,
                                                 bool pageable, const WaitList& wait,
                                                 OnError on_error, cl_event* event) {
+    const ReportScope reports_about(queue.context_handle());
     const bool reads = direction == Direction::read;
     const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
-    if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
-                     on_error) ||
-        !check_queue(buffer, queue, call, "buffer", on_error) ||
-        !check_host_access(buffer, reads, call, on_error) ||
-        !wait.check(call, queue.context_handle(), on_error) ||
-        !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
-        return;
-    }
     if (count == 0) {
         return nothing_to_do(queue, wait, event, on_error);
     }
@@ -462,16 +489,9 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                                                           std::size_t offset, std::size_t count,
                                                           Element element, void* host,
                                                           const WaitList& wait, OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     const bool reads = direction == Direction::read;
     const char* call = reads ? "clEnqueueReadBuffer" : "clEnqueueWriteBuffer";
-    if (!check_range(call, reads ? "read" : "write", offset, count, buffer.bytes / element.size,
-                     on_error) ||
-        !check_queue(buffer, queue, call, "buffer", on_error) ||
-        !check_host_access(buffer, reads, call, on_error) ||
-        !wait.check(call, queue.context_handle(), on_error) ||
-        !map_registry.check(buffer.get(), reads ? Use::read : Use::write, call, on_error)) {
-        return nullptr;
-    }
     cl_event raw = nullptr;
     if (count == 0) {
         nothing_to_do(queue, wait, &raw, on_error);
@@ -513,6 +533,29 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
         }
         return false;
     }
+    // Overlapping ranges of one root buffer (the buffer itself, or sub-buffers of it): the
+    // driver's CL_MEM_COPY_OVERLAP, said with the ranges before it runs (or a graph records it).
+    const cl_mem source_root = source.root ? source.root.get() : source.get();
+    const cl_mem destination_root = destination.root ? destination.root.get() : destination.get();
+    if (count != 0 && source_root == destination_root) [[unlikely]] {
+        Relay step(on_error);
+        const MemRange from = map_registry.range_of(source.get(), step);
+        const MemRange to = map_registry.range_of(destination.get(), step);
+        if (step.failed()) {
+            return false;
+        }
+        // Inside their buffers (checked above): no overflow.
+        const std::size_t bytes = count * element.size;
+        const std::size_t a = from.begin + source_offset * element.size;
+        const std::size_t b = to.begin + destination_offset * element.size;
+        if (a < b + bytes && b < a + bytes) {
+            fail(on_error, CL_MEM_COPY_OVERLAP, call,
+                 concat("the source (bytes [", a, ", ", a + bytes,
+                        ")) and the destination (bytes [", b, ", ", b + bytes,
+                        ")) overlap in one buffer: copy through another buffer"));
+            return false;
+        }
+    }
     return true;
 }
 
@@ -529,6 +572,7 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                                             std::size_t destination_offset, std::size_t count,
                                             Element element, const WaitList& wait, cl_event* event,
                                             OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueCopyBuffer";
     if (!check_copy(source, destination, queue, source_offset, destination_offset, count, element,
                     call, on_error) ||
@@ -558,6 +602,7 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                                             std::size_t count, Element element,
                                             const WaitList& wait, cl_event* event,
                                             OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueFillBuffer";
     if (!check_fill(buffer, queue, offset, count, element, call, on_error) ||
         !wait.check(call, queue.context_handle(), on_error)) {
@@ -675,6 +720,7 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
                                                      std::size_t host_elements,
                                                      const WaitList& wait, cl_event* event,
                                                      OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     const bool reads = direction == Direction::read;
     const char* call = reads ? "clEnqueueReadBufferRect" : "clEnqueueWriteBufferRect";
     if (!buffer.get()) {
@@ -729,6 +775,7 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
                                                  const Rect& rect, Element element,
                                                  const WaitList& wait, cl_event* event,
                                                  OnError on_error) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueCopyBufferRect";
     if (!source.get() || !destination.get()) {
         refuse_empty(on_error, CL_INVALID_MEM_OBJECT, call,
@@ -809,6 +856,7 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
                                                        std::size_t count, Element element,
                                                        const WaitList& wait, OnError on_error,
                                                        cl_event* event) {
+    const ReportScope reports_about(queue.context_handle());
     constexpr const char* call = "clEnqueueMapBuffer";
     Mapping view;
     const bool writable = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
@@ -868,15 +916,15 @@ inline bool rect_extent(const char* call, const Rect& rect, OnError on_error) {
     return view;
 }
 
-[[gnu::noinline]] OPENCLAW_INLINE void Mapping::unmap(OnError on_error) {
+[[gnu::noinline]] OPENCLAW_INLINE void Mapping::unmap(OnError on_error, cl_event* event) {
     if (data_ != nullptr) {
-        (void)check(release(), "clEnqueueUnmapMemObject", on_error);
+        (void)check(release(event), "clEnqueueUnmapMemObject", on_error);
     }
 }
 
-OPENCLAW_INLINE cl_int Mapping::release() noexcept {
-    const cl_int code =
-        clEnqueueUnmapMemObject(queue_.get(), mem_.get(), data_, 0, nullptr, nullptr);
+OPENCLAW_INLINE cl_int Mapping::release(cl_event* event) noexcept {
+    const cl_int code = enqueued(
+        clEnqueueUnmapMemObject(queue_.get(), mem_.get(), data_, 0, nullptr, event), event);
     map_registry.remove(ticket_);
     data_ = nullptr;
     bytes_ = 0;
