@@ -4,7 +4,8 @@
 // output. OPENCLAW_BENCH_PLATFORM=<part of a platform name> picks the platform (else the first
 // GPU, else the first device).
 
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
+#include <openclaw/detail/staging.hpp>  // the staging tuning OPENCLAW_BENCH_STAGING sets
 
 #include <algorithm>
 #include <chrono>

@@ -5,7 +5,7 @@
 // and a check for the benchmarks' own raw C calls. Each peer wraps the same cl_ objects, so the
 // peers share one context, queue, program and buffers and differ only in the calls they make.
 
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #define CL_HPP_TARGET_OPENCL_VERSION 300
 // 110: CLHPP 2.0.x fails to compile its queue constructors with a minimum of 120.

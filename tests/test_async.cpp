@@ -1,6 +1,6 @@
 // Coroutines: co_await on events resumes after the command completes (on openclaw's resume
 // thread, where blocking calls are allowed), when_all, and failures thrown at the co_await.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <vector>
 

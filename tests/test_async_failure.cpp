@@ -2,7 +2,7 @@
 // callback of a command that terminated abnormally: openclaw's resume thread notices the failure
 // by polling, resumes the coroutine and drops the callback's state (detail::AwaitCallbacks), so
 // nothing is left behind (the asan run has no suppression of openclaw's own for this program).
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // Buffers: creation, blocking transfers in element units, device-side copy and fill, and the
 // errors for sizes and ranges that do not fit.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <cstdint>

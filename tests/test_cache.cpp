@@ -1,7 +1,7 @@
 // The on-disk binary cache: keys, hits and misses, corrupt and stale entries, and several
 // threads and processes building at once.
+#include <openclaw/all.hpp>
 #include <openclaw/cache.hpp>
-#include <openclaw/openclaw.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,8 +1,8 @@
 // Kernels made once per program and name, and OpenCL 1.2 platforms: with the platform made to
 // report OpenCL 1.2 (support/cl_intercept.cpp), openclaw calls no entry point and makes no query
 // newer than 1.2. Built twice: for OpenCL 3.0 headers and for 1.2 ones (cl120/ tests).
+#include <openclaw/all.hpp>
 #include <openclaw/cache.hpp>
-#include <openclaw/openclaw.hpp>
 
 #include <atomic>
 #include <chrono>

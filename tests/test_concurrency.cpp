@@ -3,7 +3,7 @@
 // runs such as valgrind's); eight threads launch kernels that read buffers they all share; eight
 // threads copy and drop handles of the same objects at once. Every result is checked. The tsan
 // preset runs these under ThreadSanitizer (docs/reliability.md has the timings).
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <array>
 #include <chrono>

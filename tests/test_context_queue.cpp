@@ -1,5 +1,5 @@
 // Contexts, queues and launch ranges.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <vector>

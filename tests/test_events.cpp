@@ -1,6 +1,6 @@
 // Events and asynchronous work: wait lists across queues (a race would show as wrong data),
 // user events, markers and barriers, profiling, callbacks that fire exactly once, kernel clones.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -246,7 +246,7 @@ TEST_CASE(
     const openclaw::UserEvent gate{env().context};
     gate.fail(-7);
     seen_status = 1;
-    void* const key = Table::instance().add(
+    void* const key = Table::add(
         gate.get(), new int(0),
         [](void* state, cl_int status) noexcept {
             seen_status = status;
@@ -262,7 +262,7 @@ TEST_CASE(
     // A completed event keeps its CL_COMPLETE.
     const openclaw::UserEvent done{env().context};
     done.complete();
-    void* const other = Table::instance().add(
+    void* const other = Table::add(
         done.get(), new int(0),
         [](void* state, cl_int status) noexcept {
             seen_status = status;

@@ -4,8 +4,8 @@
 // mapping (no copy), acquire/release, semaphores between queues and across contexts through an
 // exported descriptor, UUID matching, and the errors of bad imports. The real thing, CUDA memory
 // read by an openclaw kernel on NVIDIA's driver, is tests/cuda/ (built where CUDA is).
+#include <openclaw/all.hpp>
 #include <openclaw/external.hpp>
-#include <openclaw/openclaw.hpp>
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -2,8 +2,8 @@
 // enqueued directly, on the command-buffer path where the device has one and on the portable path
 // everywhere; argument updates between replays; what a graph keeps alive; the checks made while
 // recording and those left for a replay.
+#include <openclaw/all.hpp>
 #include <openclaw/graph.hpp>
-#include <openclaw/openclaw.hpp>
 
 #include <string>
 #include <vector>

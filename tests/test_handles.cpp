@@ -1,7 +1,7 @@
 // Handles: copy retains, move steals, self-assignment is harmless, moved-from objects are empty
 // and reusable, destruction releases. Proven for every handle type by reading the OpenCL
 // reference count back after each step.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <utility>

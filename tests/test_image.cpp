@@ -2,7 +2,7 @@
 // transfers and mapped views, round trips with each pixel type, kernels that read one image and
 // write another through a sampler, samplers, raw-handle interop and moved-from objects. A device
 // without images (or without a format) is WARNed about and its error path checked instead.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // program under it): a release failing in a destructor reaches the error hook once and is not
 // retried, a retain failing in a copy throws and leaves both objects as they were, errors name
 // the entry point that failed, and a query failing while an error is worded does not replace it.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <chrono>
 #include <coroutine>

@@ -1,7 +1,7 @@
 // Typed kernels: vector add and a local-memory reduction checked against the CPU, scalars of
 // every kind, the launch forms, geometry checks before the driver, and the launch path's
 // allocations compared with the raw C API's.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <atomic>

@@ -4,7 +4,7 @@
 // event after its queue, and so on. OpenCL keeps what a live object needs alive; these tests show
 // that openclaw's handles neither release too early nor hold on to anything. (Leaks are checked
 // by running this program under the interposer: tests/reliability/CMakeLists.txt.)
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <array>

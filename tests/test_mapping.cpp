@@ -1,6 +1,6 @@
 // Mapped views: round trips through the host, views that outlive their Buffer and Queue
 // variables, and launches or transfers refused while a conflicting view is alive.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <numeric>

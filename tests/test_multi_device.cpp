@@ -1,6 +1,6 @@
 // Several devices in one context: split() in proportion to weights with aligned slices, and a
 // vector add split across sub-devices of one CPU (PoCL) matching the single-device result.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <numeric>

@@ -1,7 +1,7 @@
 // Run with OCL_ICD_VENDORS pointing at an empty directory (see tests/CMakeLists.txt): with no
 // OpenCL driver installed, Platform::list() is an empty vector, not an exception, and
 // select_device() explains how to install one.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include "support/catch.hpp"
 

@@ -1,6 +1,6 @@
 // Platforms and devices: listing, typed info queries from the one table, version parsing and
 // the properties users pick a device by.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <string>

@@ -2,7 +2,7 @@
 // back when the last copy goes and is reused only after the commands before its return have
 // completed and nothing else references it; a steady loop holds a flat amount; limits, trim,
 // statistics and the errors of bad requests.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 #include <openclaw/pool.hpp>
 
 #include <chrono>

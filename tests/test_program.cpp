@@ -1,7 +1,7 @@
 // Programs: builds with options (raw and named), build failures that carry the compiler's log,
 // the logs of successful builds, binaries, SPIR-V, and kernels made once per program and name.
+#include <openclaw/all.hpp>
 #include <openclaw/cache.hpp>
-#include <openclaw/openclaw.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 // near-SIZE_MAX values and compared with an exact model in 128-bit arithmetic (no wrap is
 // possible there). A verdict that differs from the model is a wrapped product or sum, a missed
 // limit or a refused valid case.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <cstddef>
 #include <cstdint>

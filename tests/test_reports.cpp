@@ -3,7 +3,7 @@
 // support/cl_intercept.cpp plays the driver: it keeps the callback each context was made with and
 // calls it on request (PoCL itself reports nothing there; NVIDIA's driver does, tests/cuda/ and
 // scripts/gpu-verify.sh show its words).
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <atomic>
 #include <cstdio>

@@ -1,6 +1,6 @@
 // Device selection: the OPENCLAW_DEVICE syntax, the GPU > accelerator > CPU preference,
 // predicates, and errors that list what exists.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <cstdlib>
 #include <string>

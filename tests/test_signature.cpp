@@ -2,7 +2,7 @@
 // declarations (tests/corpus/*.cl, embedded by openclaw_embed_kernels), the same parser at run
 // time, the driver's arg info compared with it, typed kernels declared wrong, DynamicKernel's
 // run-time checks, and what remains of the checks without arg info.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <algorithm>
 #include <span>

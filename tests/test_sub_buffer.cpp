@@ -1,6 +1,6 @@
 // Sub-buffers: aligned splits processed by separate launches, the alignment and range checks
 // made before the driver sees them, nested sub-buffers, narrower access, and parents kept alive.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <numeric>
 #include <vector>

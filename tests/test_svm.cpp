@@ -1,6 +1,6 @@
 // Shared virtual memory: the capability query, SvmAllocator with std::vector, the map guard
 // coarse-grain SVM needs, SVM pointers as kernel arguments, and the error on devices without SVM.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <numeric>
 #include <span>

@@ -7,7 +7,9 @@
 //   coroutine   the same overlap written as two coroutines awaiting events.
 // Shared by examples/async_pipeline and bench/pipeline.cpp.
 
+#include <openclaw/async.hpp>  // co_await on events
 #include <openclaw/openclaw.hpp>
+#include <openclaw/pinned.hpp>  // PinnedBuffer
 
 #include <array>
 #include <chrono>

@@ -2,6 +2,7 @@
 // by the CMake function openclaw_embed_kernels(), and typed from their OpenCL C declarations at
 // compile time. Moves particles on the device select_device() picks and checks them on the host.
 #include <openclaw/openclaw.hpp>
+#include <openclaw/signature.hpp>  // kernels typed from their source: program.kernel<source, "name">()
 
 #include <cstdio>
 #include <cstdlib>

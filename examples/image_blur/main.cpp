@@ -3,6 +3,7 @@
 // the border needs no special case, and writes a second image; the host computes the same blur
 // and the two must agree within one step of 8-bit rounding.
 // Usage: image_blur [width] [height] [radius]  (default 640 480 3)
+#include <openclaw/image.hpp>  // Image2D, pixel formats, samplers
 #include <openclaw/openclaw.hpp>
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 // so each part is a sub-buffer). Uses the GPUs of a platform with several; else partitions a
 // CPU device into sub-devices (PoCL); else runs on a single device.
 #include <openclaw/openclaw.hpp>
+#include <openclaw/split.hpp>  // split(), Slice: a range shared out across devices
 
 #include <algorithm>
 #include <cstdio>

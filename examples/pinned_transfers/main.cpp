@@ -3,6 +3,7 @@
 // openclaw pipelines large pageable transfers through pinned staging buffers on discrete GPUs.
 // Usage: pinned_transfers [MiB]  (default 256)
 #include <openclaw/openclaw.hpp>
+#include <openclaw/pinned.hpp>  // PinnedBuffer
 
 #include <chrono>
 #include <cstdio>

@@ -13,13 +13,11 @@
 #include <array>
 #include <chrono>
 #include <concepts>
-#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -259,36 +257,14 @@ class CompletionCallbacks {
     /// Frees the state without running the callback.
     using Destroy = void (*)(void* state) noexcept;
 
-    /// The one table of the program (made on first use and never destroyed, as its thread:
-    /// callbacks may arrive while static objects are being destroyed at exit).
-    static CompletionCallbacks& instance();
-
     /// Takes `state`, whose callback waits for `event` (which the state keeps retained), and
-    /// returns the key to hand the driver.
-    void* add(cl_event event, void* state, Run run, Destroy destroy);
+    /// returns the key to hand the driver. The table (and its thread) is made on first use and
+    /// never destroyed: callbacks may arrive while static objects are being destroyed at exit.
+    static void* add(cl_event event, void* state, Run run, Destroy destroy);
     /// Frees the state of `key` without running it (the driver refused the registration).
-    void cancel(void* key) noexcept;
+    static void cancel(void* key) noexcept;
     /// The driver's callback: runs the state of `key` unless the poll ran it already.
     static void CL_CALLBACK from_driver(cl_event, cl_int status, void* key) noexcept;
-
-  private:
-    struct Entry {
-        std::uintptr_t key;
-        cl_event event;  // retained by the state
-        void* state;
-        Run run;
-        Destroy destroy;
-        bool failed_once;  // seen failed by the previous poll
-    };
-    CompletionCallbacks();
-    bool take(std::uintptr_t key, Entry& out) noexcept;
-    [[noreturn]] void poll();
-
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::vector<Entry> entries_;  // keys ascend; a taken entry has no state until compacted
-    std::size_t taken_ = 0;       // taken entries still in entries_
-    std::uintptr_t next_ = 0;
 };
 
 /// The state of one on_complete registration: the callable and a reference to its event, so the
@@ -378,14 +354,14 @@ class [[nodiscard]] Event {
         if (!state->event) {
             return;
         }
-        detail::CompletionCallbacks& table = detail::CompletionCallbacks::instance();
         const cl_event event = state->event.get();
-        void* const key = table.add(event, state.get(), &State::run, &State::destroy);
+        void* const key =
+            detail::CompletionCallbacks::add(event, state.get(), &State::run, &State::destroy);
         (void)state.release();  // the table's now (add may throw: then the state is freed here)
         if (!detail::check(clSetEventCallback(event, CL_COMPLETE,
                                               &detail::CompletionCallbacks::from_driver, key),
                            "clSetEventCallback", on_error)) {
-            table.cancel(key);
+            detail::CompletionCallbacks::cancel(key);
         }
     }
 

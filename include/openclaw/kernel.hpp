@@ -41,14 +41,12 @@ struct WrittenParam {
     std::string name;      // the parameter's name in the source
 };
 
-/// What <openclaw/signature.hpp> plugs in when a unit of the program includes it (the umbrella
-/// does), nullptr otherwise: the writes the body of kernel `name` in `source` makes through its
-/// non-const __global pointer parameters, one entry per parameter; false when the source does not
-/// define the kernel in a form the parser reads. Kernels made from a program with source use it
-/// to refuse In<T> for a pointer the kernel writes.
-using BodyWriteScan = bool (*)(std::string_view source, std::string_view name,
-                               std::vector<WrittenParam>& written);
-extern constinit std::atomic<BodyWriteScan> body_write_scan;  // impl/kernel.ipp
+/// The writes the body of kernel `name` in `source` makes through its non-const __global pointer
+/// parameters, one entry per parameter (the same scan the signature wing runs at compile time);
+/// false when the source does not define the kernel in a form the parser reads. Kernels made from
+/// a program with source use it to refuse In<T> for a pointer the kernel writes.
+bool scan_body_writes(std::string_view source, std::string_view name,
+                      std::vector<WrittenParam>& written);
 
 /// What the driver says about one kernel of a program: read when the program makes the kernel
 /// for the first time, then shared by every Kernel made from it, so that making another copy
@@ -63,7 +61,8 @@ struct KernelDescription {
     std::vector<ArgInfo> args;  // one per parameter; unknown without arg info
     /// Per parameter, where the kernel's source writes through it although C++ may declare it
     /// In<T>: the line of the first write the body scan proves (`p[i] = v`, `p[i] += v`,
-    /// `++p[i]`), 0 where it proves none; empty when unknown (no source, no scan plugged in).
+    /// `++p[i]`), 0 where it proves none; empty when unknown (no source, or one the parser cannot
+    /// read).
     std::vector<WrittenParam> written;
     /// The kernel's own __local memory (its __local variables and what the implementation
     /// needs): CL_KERNEL_LOCAL_MEM_SIZE before any argument is set, the most of any device of

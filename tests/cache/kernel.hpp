@@ -3,8 +3,8 @@
 // The program the binary cache tests and their worker processes build: one kernel whose result
 // tells a correct build from a wrong one.
 
+#include <openclaw/all.hpp>
 #include <openclaw/cache.hpp>
-#include <openclaw/openclaw.hpp>
 
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // Declarations shared by the compile-fail snippets and their control: each snippet changes one
 // thing in a call that control.cpp makes correctly.
 
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 namespace cf {
 

@@ -4,7 +4,7 @@
 // main() checks that both versions compute the same partial sums and the same image, and that
 // both match the host's answer. The kernels are read at run time from the file named by the
 // first argument (tests/docs/porting/filters.cl).
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include "c_check.hpp"
 

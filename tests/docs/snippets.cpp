@@ -3,7 +3,7 @@
 // run, so the pages cannot drift from the library. Each [name] ... [name] block is quoted in
 // those pages; the C API versions beside them are compiled too, and main() checks that both
 // sides compute the same results on the first device openclaw selects.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include "c_check.hpp"
 

@@ -3,7 +3,8 @@
 # lowest first, with its layer. A header may include only headers listed before it (so the graph
 # has no cycle and nothing includes a layer above its own), never the internals of another side
 # wing, and, on the common path (every layer below the side wings), none of the heavy standard
-# headers. Each header starts with the SPDX line and #pragma once.
+# headers. The main header, openclaw.hpp, includes the common path only (all.hpp adds the wings).
+# Each header starts with the SPDX line and #pragma once.
 # cmake -DINCLUDE_DIR=<include/openclaw> -P check_layers.cmake
 
 # <header> <layer> [<wing group>], lowest first.
@@ -29,6 +30,7 @@ set(table
   "buffer.hpp typed_memory"
   "params.hpp kernels"
   "detail/types.hpp kernels"
+  "detail/source_parser.hpp kernels"
   "detail/kernel_args.hpp kernels"
   "kernel.hpp kernels"
   "program.hpp kernels"
@@ -45,6 +47,7 @@ set(table
   "pool.hpp wing pool"
   "external.hpp wing external"
   "openclaw.hpp umbrella"
+  "all.hpp umbrella"
   "interop/clhpp.hpp interop"
   "interop/mpi.hpp interop")
 # Side wings that build on another wing's public header: typing kernels from their source makes
@@ -126,6 +129,13 @@ foreach(entry IN LISTS table)
       if(NOT rank_of_${target} LESS rank_of_${header})
         failure("${header} (${layer}) includes <openclaw/${target}> (${layer_of_${target}}), which "
                 "is not below it: an upward include or a cycle")
+      endif()
+      if(header STREQUAL "openclaw.hpp")
+        list(FIND common_layers "${layer_of_${target}}" common)
+        if(common EQUAL -1)
+          failure("openclaw.hpp includes <openclaw/${target}> (${layer_of_${target}}): the main "
+                  "header holds the common path only; side wings go in all.hpp")
+        endif()
       endif()
       set(target_group "${group_of_${target}}")
       if(target_group AND NOT target_group STREQUAL group)

@@ -7,7 +7,7 @@
 //   no_exceptions no-platform select_device() on a machine without a driver
 //   no_exceptions unhandled   a failure nothing records: the installed handler is called
 //   no_exceptions abort       the same with the default handler (prints and aborts)
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <cstdio>
 #include <cstdlib>

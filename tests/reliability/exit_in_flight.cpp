@@ -12,7 +12,7 @@
 // down under the compiler; docs/reliability.md). A second argument `cold` skips the warm-up and
 // shows that driver bug.
 
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <cstdio>
 #include <cstdlib>

@@ -11,8 +11,8 @@
 //
 // Adding a scenario: write a `void name()` below and add it to `scenarios` at the end.
 
+#include <openclaw/all.hpp>
 #include <openclaw/graph.hpp>
-#include <openclaw/openclaw.hpp>
 #include <openclaw/pool.hpp>
 
 #include <algorithm>

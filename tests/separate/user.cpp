@@ -2,7 +2,7 @@
 // A user's unit, compiled twice: header-only, and with OPENCLAW_SEPARATE_COMPILATION.
 // check_symbols.cmake reads both objects: the functions separate compilation moves out of the
 // users' units must be defined in the header-only object and only referenced in the other.
-#include <openclaw/openclaw.hpp>
+#include <openclaw/all.hpp>
 
 #include <vector>
 

@@ -11,7 +11,6 @@
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/detail/map_registry.hpp>
-#include <openclaw/detail/staging.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/queue.hpp>
 

@@ -5,19 +5,58 @@
 
 #include <openclaw/event.hpp>
 
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
 OPENCLAW_BEGIN_NAMESPACE
 
-OPENCLAW_INLINE detail::CompletionCallbacks& detail::CompletionCallbacks::instance() {
-    static CompletionCallbacks* const table = new CompletionCallbacks;  // intentionally immortal
+namespace detail {
+
+/// The table behind CompletionCallbacks: the one of the program, with its poll thread (see
+/// CompletionCallbacks in event.hpp for why a thread polls).
+class CallbackTable {
+  public:
+    using Run = CompletionCallbacks::Run;
+    using Destroy = CompletionCallbacks::Destroy;
+    struct Entry {
+        std::uintptr_t key;
+        cl_event event;  // retained by the state
+        void* state;
+        Run run;
+        Destroy destroy;
+        bool failed_once;  // seen failed by the previous poll
+    };
+
+    static CallbackTable& instance();
+    void* add(cl_event event, void* state, Run run, Destroy destroy);
+    bool take(std::uintptr_t key, Entry& out) noexcept;
+
+  private:
+    CallbackTable();
+    [[noreturn]] void poll();
+
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::vector<Entry> entries_;  // keys ascend; a taken entry has no state until compacted
+    std::size_t taken_ = 0;       // taken entries still in entries_
+    std::uintptr_t next_ = 0;
+};
+
+inline CallbackTable& CallbackTable::instance() {
+    static CallbackTable* const table = new CallbackTable;  // intentionally immortal
     return *table;
 }
 
-OPENCLAW_INLINE detail::CompletionCallbacks::CompletionCallbacks() {
+inline CallbackTable::CallbackTable() {
     std::thread([this] { poll(); }).detach();
 }
 
-OPENCLAW_INLINE void* detail::CompletionCallbacks::add(cl_event event, void* state, Run run,
-                                                       Destroy destroy) {
+inline void* CallbackTable::add(cl_event event, void* state, Run run, Destroy destroy) {
     std::uintptr_t key = 0;
     bool first = false;
     {
@@ -32,7 +71,7 @@ OPENCLAW_INLINE void* detail::CompletionCallbacks::add(cl_event event, void* sta
     return reinterpret_cast<void*>(key);
 }
 
-OPENCLAW_INLINE bool detail::CompletionCallbacks::take(std::uintptr_t key, Entry& out) noexcept {
+inline bool CallbackTable::take(std::uintptr_t key, Entry& out) noexcept {
     const std::lock_guard lock(mutex_);
     std::size_t low = 0;  // the keys ascend: binary search
     std::size_t high = entries_.size();
@@ -61,17 +100,17 @@ OPENCLAW_INLINE bool detail::CompletionCallbacks::take(std::uintptr_t key, Entry
     return true;
 }
 
-OPENCLAW_INLINE void detail::CompletionCallbacks::cancel(void* key) noexcept {
-    Entry entry{};
-    if (instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
+OPENCLAW_INLINE void CompletionCallbacks::cancel(void* key) noexcept {
+    CallbackTable::Entry entry{};
+    if (CallbackTable::instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
         entry.destroy(entry.state);
     }
 }
 
-OPENCLAW_INLINE void CL_CALLBACK detail::CompletionCallbacks::from_driver(cl_event, cl_int status,
-                                                                          void* key) noexcept {
-    Entry entry{};
-    if (instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
+OPENCLAW_INLINE void CL_CALLBACK CompletionCallbacks::from_driver(cl_event, cl_int status,
+                                                                  void* key) noexcept {
+    CallbackTable::Entry entry{};
+    if (CallbackTable::instance().take(reinterpret_cast<std::uintptr_t>(key), entry)) {
         // NVIDIA's driver (580) passes CL_COMPLETE, the status the callback was registered
         // for, also for an event that failed: the event's own status says which it was.
         cl_int actual = CL_COMPLETE;
@@ -85,7 +124,7 @@ OPENCLAW_INLINE void CL_CALLBACK detail::CompletionCallbacks::from_driver(cl_eve
     }
 }
 
-OPENCLAW_INLINE void detail::CompletionCallbacks::poll() {
+inline void CallbackTable::poll() {
     std::vector<std::pair<Entry, cl_int>> due;
     for (;;) {
         {
@@ -124,6 +163,13 @@ OPENCLAW_INLINE void detail::CompletionCallbacks::poll() {
         due.clear();
     }
 }
+
+OPENCLAW_INLINE void* CompletionCallbacks::add(cl_event event, void* state, Run run,
+                                               Destroy destroy) {
+    return CallbackTable::instance().add(event, state, run, destroy);
+}
+
+}  // namespace detail
 
 [[gnu::noinline, gnu::cold]] OPENCLAW_INLINE bool WaitList::refuse(const char* call,
                                                                    OnError on_error) const {

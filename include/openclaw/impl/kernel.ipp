@@ -3,6 +3,7 @@
 // The non-template bodies declared in <openclaw/kernel.hpp>: compiled once into the openclaw
 // library (src/), or included by that header itself when openclaw is header-only.
 
+#include <openclaw/detail/source_parser.hpp>
 #include <openclaw/kernel.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
@@ -49,22 +50,41 @@ OPENCLAW_INLINE std::shared_ptr<const KernelDescription> KernelDescription::of(
         if (step.failed()) {
             return nullptr;
         }
-        // The body's writes, where a unit includes the scan and the program has source.
-        if (const BodyWriteScan scan = body_write_scan.load(std::memory_order_acquire);
-            scan != nullptr) {
-            const std::string source = get_info<cl_program, CL_PROGRAM_SOURCE>(step, program);
-            if (step.failed()) {
-                return nullptr;
-            }
-            if (!source.empty() && !scan(source, description->name, description->written)) {
-                description->written.clear();
-            }
+        // The body's writes, where the program has source.
+        const std::string source = get_info<cl_program, CL_PROGRAM_SOURCE>(step, program);
+        if (step.failed()) {
+            return nullptr;
+        }
+        if (!source.empty() && !scan_body_writes(source, description->name, description->written)) {
+            description->written.clear();
         }
     }
     return description;
 }
 
-OPENCLAW_INLINE constinit std::atomic<BodyWriteScan> body_write_scan{nullptr};
+OPENCLAW_INLINE bool scan_body_writes(std::string_view source, std::string_view name,
+                                      std::vector<WrittenParam>& written) {
+    const KernelIndex index = index_kernels(source, name);
+    // Heap-held: a signature of max_kernel_params parameters is too large for some threads' stacks.
+    const auto sig =
+        std::make_unique<Signature>(parse_kernel_signature<max_kernel_params>(source, name, index));
+    if (!sig->ok() || sig->count > max_kernel_params) {
+        return false;
+    }
+    const auto directives = std::make_unique<DirectiveWords>(directive_words(source));
+    std::array<std::size_t, max_kernel_params> at{};
+    (void)body_uses(*sig, name, index, *directives, &at);
+    written.assign(sig->count, WrittenParam{});
+    for (std::size_t i = 0; i < sig->count; ++i) {
+        const ParamDecl& decl = sig->params[i];
+        if (at[i] != 0 && decl.space == AddressSpace::global && decl.pointers > 0 &&
+            !decl.is_const) {
+            written[i].line = static_cast<std::size_t>(line_column(source, at[i] - 1).line);
+            written[i].name = std::string(sig->name_of(i));
+        }
+    }
+    return true;
+}
 
 OPENCLAW_INLINE bool verify_writes(const KernelDescription& info, const HostParam* params,
                                    std::size_t count, OnError on_error) {

@@ -4,6 +4,7 @@
 // library (src/), or included by that header itself when openclaw is header-only.
 
 #include <openclaw/detail/memory.hpp>
+#include <openclaw/detail/staging.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {
