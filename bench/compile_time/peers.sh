@@ -66,6 +66,7 @@ header h_clhpp '#define CL_HPP_ENABLE_EXCEPTIONS' '#define CL_HPP_TARGET_OPENCL_
 header h_boost_core '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute/core.hpp>'
 header h_boost_all '#define CL_TARGET_OPENCL_VERSION 300' '#include <boost/compute.hpp>'
 header h_openclaw '#include <openclaw/openclaw.hpp>'
+header h_openclaw_all '#include <openclaw/all.hpp>'
 
 baseline_rev=""
 if [ -n "${BASELINE:-}" ]; then
@@ -83,6 +84,7 @@ program|Boost.Compute|$here/vadd_boost_compute.cpp|"
 program|openclaw (openclaw::openclaw; each unit)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
 program|openclaw (openclaw::openclaw; kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_FROM_SOURCE=1
 program|openclaw (openclaw::openclaw; buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_FEW_HEADERS=1
+program|openclaw (openclaw::openclaw; all.hpp: every side wing too)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_ALL_HEADERS=1
 program|openclaw (openclaw::header_only)|$here/vadd_openclaw.cpp|
 program|openclaw (openclaw::header_only; kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
 program|openclaw (openclaw::header_only; buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1"
@@ -107,7 +109,8 @@ header|Boost.Compute|$work/h_boost_core.cpp|
 header|Boost.Compute (boost/compute.hpp)|$work/h_boost_all.cpp|"
     units="$units
 header|openclaw (openclaw::openclaw)|$work/h_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
-header|openclaw (openclaw::header_only)|$work/h_openclaw.cpp|"
+header|openclaw (openclaw::header_only)|$work/h_openclaw.cpp|
+header|openclaw (openclaw::openclaw; all.hpp)|$work/h_openclaw_all.cpp|-DOPENCLAW_SEPARATE_COMPILATION"
 fi
 
 # Read through a file, not a pipe, so that the loops run in this shell (exit, counters). ONLY

@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // The vector-add program against openclaw: the first GPU (else the first device) of the platforms
 // matching OPENCLAW_BENCH_PLATFORM, c = a + b launched REPS times, checked. The kernel is typed by
-// hand, or from its source with -DOPENCLAW_BENCH_FROM_SOURCE=1; -DOPENCLAW_BENCH_FEW_HEADERS=1
-// includes only the headers it uses instead of the umbrella. compile_time/peers.sh measures what
-// compiling it costs.
+// hand, or from its source with -DOPENCLAW_BENCH_FROM_SOURCE=1 (which adds the signature wing).
+// It includes the main header; -DOPENCLAW_BENCH_FEW_HEADERS=1 only the three headers it uses,
+// -DOPENCLAW_BENCH_ALL_HEADERS=1 every side wing too (<openclaw/all.hpp>). compile_time/peers.sh
+// measures what compiling it costs.
 #if OPENCLAW_BENCH_FEW_HEADERS
 #include <openclaw/buffer.hpp>
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
+#elif OPENCLAW_BENCH_ALL_HEADERS
+#include <openclaw/all.hpp>
 #else
 #include <openclaw/openclaw.hpp>
+#endif
+#if OPENCLAW_BENCH_FROM_SOURCE
+#include <openclaw/signature.hpp>  // kernels typed from their source: a side wing
 #endif
 
 #include <cstdio>

@@ -654,12 +654,13 @@ detail::EventIfAsked<Options...> Queue::copy(const Source& src, const Destinatio
     static_assert(!detail::asks_nonblocking<Options...>,
                   "queue.copy: a copy between buffers never blocks (nonblocking is for "
                   "transfers of host memory)");
-    const detail::CommandOptions o = detail::command_options(options...);
-    cl_event raw = nullptr;
-    detail::copy_regions(*this, detail::region_of(src), detail::region_of(dst), *o.wait,
-                         detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
-    if constexpr (detail::asks_event<Options...>) {
-        return Event::adopt(raw);
+    if constexpr (!detail::asks_nonblocking<Options...>) {
+        return detail::run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                detail::copy_regions(*this, detail::region_of(src), detail::region_of(dst), wait,
+                                     event, on_error);
+            },
+            options...);
     }
 }
 
@@ -669,14 +670,14 @@ detail::EventIfAsked<Options...> Queue::fill(const Region& dst,
                                              Options&&... options) const {
     static_assert(!detail::asks_nonblocking<Options...>,
                   "queue.fill: a fill never blocks (nonblocking is for transfers of host memory)");
-    const detail::CommandOptions o = detail::command_options(options...);
-    const auto& region = detail::region_of(dst);
-    cl_event raw = nullptr;
-    detail::fill(detail::SliceAccess::mem(region), *this, &value, region.offset(), region.size(),
-                 detail::element_of(region), *o.wait,
-                 detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
-    if constexpr (detail::asks_event<Options...>) {
-        return Event::adopt(raw);
+    if constexpr (!detail::asks_nonblocking<Options...>) {
+        const auto& region = detail::region_of(dst);
+        return detail::run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                detail::fill(detail::SliceAccess::mem(region), *this, &value, region.offset(),
+                             region.size(), detail::element_of(region), wait, event, on_error);
+            },
+            options...);
     }
 }
 
@@ -763,13 +764,13 @@ requires detail::HostDestination<Host, T> detail::EventIfAsked<Options...> Queue
 const {
     static_assert(!detail::asks_nonblocking<Options...>,
                   "queue.read(buffer, rect, dst): a rectangular read blocks");
-    const detail::CommandOptions o = detail::command_options(options...);
-    cl_event raw = nullptr;
-    detail::host_transfer_rect<detail::Direction::read>(
-        *this, src, rect, dst, *o.wait, detail::asks_event<Options...> ? &raw : nullptr,
-        o.on_error);
-    if constexpr (detail::asks_event<Options...>) {
-        return Event::adopt(raw);
+    if constexpr (!detail::asks_nonblocking<Options...>) {
+        return detail::run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                detail::host_transfer_rect<detail::Direction::read>(*this, src, rect, dst, wait,
+                                                                    event, on_error);
+            },
+            options...);
     }
 }
 
@@ -779,13 +780,13 @@ requires detail::HostSource<Host, T> detail::EventIfAsked<Options...> Queue::wri
 const {
     static_assert(!detail::asks_nonblocking<Options...>,
                   "queue.write(buffer, rect, src): a rectangular write blocks");
-    const detail::CommandOptions o = detail::command_options(options...);
-    cl_event raw = nullptr;
-    detail::host_transfer_rect<detail::Direction::write>(
-        *this, dst, rect, src, *o.wait, detail::asks_event<Options...> ? &raw : nullptr,
-        o.on_error);
-    if constexpr (detail::asks_event<Options...>) {
-        return Event::adopt(raw);
+    if constexpr (!detail::asks_nonblocking<Options...>) {
+        return detail::run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                detail::host_transfer_rect<detail::Direction::write>(*this, dst, rect, src, wait,
+                                                                     event, on_error);
+            },
+            options...);
     }
 }
 
@@ -794,15 +795,15 @@ detail::EventIfAsked<Options...> Queue::copy(const Buffer<T, A>& src, const Buff
                                              const R& rect, Options&&... options) const {
     static_assert(!detail::asks_nonblocking<Options...>,
                   "queue.copy: a copy between buffers never blocks");
-    const detail::CommandOptions o = detail::command_options(options...);
-    const BufferSlice<T, A> from(src);
-    const BufferSlice<T, B> to(dst);
-    cl_event raw = nullptr;
-    detail::copy_rect(detail::SliceAccess::mem(from), detail::SliceAccess::mem(to), *this, rect,
-                      detail::element_of(from), *o.wait,
-                      detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
-    if constexpr (detail::asks_event<Options...>) {
-        return Event::adopt(raw);
+    if constexpr (!detail::asks_nonblocking<Options...>) {
+        const BufferSlice<T, A> from(src);
+        const BufferSlice<T, B> to(dst);
+        return detail::run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                detail::copy_rect(detail::SliceAccess::mem(from), detail::SliceAccess::mem(to),
+                                  *this, rect, detail::element_of(from), wait, event, on_error);
+            },
+            options...);
     }
 }
 
@@ -812,12 +813,13 @@ requires(detail::is_buffer<Memory> || detail::is_image<Memory>)
                                                     Options&&... options)
 const {
     static_assert(!detail::asks_nonblocking<Options...>, "queue.migrate: a migration never blocks");
-    const detail::CommandOptions o = detail::command_options(options...);
-    cl_event raw = nullptr;
-    detail::migrate(memory.get(), memory.context_handle(), *this, how, *o.wait,
-                    detail::asks_event<Options...> ? &raw : nullptr, o.on_error);
-    if constexpr (detail::asks_event<Options...>) {
-        return Event::adopt(raw);
+    if constexpr (!detail::asks_nonblocking<Options...>) {
+        return detail::run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                detail::migrate(memory.get(), memory.context_handle(), *this, how, wait, event,
+                                on_error);
+            },
+            options...);
     }
 }
 

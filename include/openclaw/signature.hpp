@@ -26,35 +26,6 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// A string usable as a template argument: the kernel name in program.kernel<source, "name">()
-/// and the type name in opencl_type<"Particle">. Its characters are a public array, which makes
-/// it a structural type (C++20 class-type template parameters).
-template <std::size_t N>
-struct FixedString {
-    static_assert(N >= 1, "FixedString holds a string literal, terminator included");
-    /// The characters, with the terminating null.
-    char chars[N]{};
-
-    // Implicit on purpose: a string literal is the template argument.
-    /// From a string literal: `"vector_add"`.
-    constexpr FixedString(const char (&text)[N]) noexcept {  // NOLINT(google-explicit-constructor)
-        for (std::size_t i = 0; i < N; ++i) {
-            chars[i] = text[i];
-        }
-    }
-    /// The first N - 1 characters of `text` (used to name slices of a source at compile time).
-    constexpr explicit FixedString(std::string_view text) noexcept {
-        for (std::size_t i = 0; i + 1 < N && i < text.size(); ++i) {
-            chars[i] = text[i];
-        }
-    }
-    /// The length without the terminating null.
-    static constexpr std::size_t size() noexcept { return N - 1; }
-    /// The text as a std::string_view.
-    constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
-    constexpr operator std::string_view() const noexcept { return view(); }  // NOLINT
-};
-
 /// The host type of a user type that kernel signatures name (a struct, union, enum or typedef
 /// name). Specialise it next to the host twin of the type, with the name the signature uses
 /// (without `struct`):
