@@ -4,7 +4,7 @@
 # (the check could pass); pairs that differ in CL_TARGET_OPENCL_VERSION, header-only against
 # separately compiled, or exceptions against -fno-exceptions must fail with an undefined reference
 # naming the ABI namespace the caller expected.
-# cmake -DCXX=g++ -DSOURCE_DIR=<tests/abi> "-DOPENCLAW_SOURCES=<src/base.cpp;...>"
+# cmake -DCXX=g++ -DSOURCE_DIR=<tests/abi> "-DOPENCLAW_SOURCES=<src/core.cpp;...>"
 #       -DINCLUDES=<dirs> -DLIBRARIES=<libOpenCL> -DABI_PREFIX=v0_2 -DWORK_DIR=<dir>
 #       -P check_link.cmake
 file(REMOVE_RECURSE "${WORK_DIR}")

@@ -20,6 +20,7 @@ set(table
   "platform.hpp objects"
   "device.hpp objects"
   "context.hpp objects"
+  "wait_list.hpp objects"
   "event.hpp objects"
   "ndrange.hpp objects"
   "queue.hpp objects"

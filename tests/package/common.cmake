@@ -31,7 +31,7 @@ function(check_installed prefix what)
                share/cmake/openclaw/openclawTargets.cmake
                share/cmake/openclaw/openclawEmbedKernels.cmake
                share/cmake/openclaw/openclawLibrary.cmake
-               share/openclaw/src/base.cpp
+               share/openclaw/src/core.cpp
                share/openclaw/src/cache.cpp
                share/pkgconfig/openclaw.pc)
     if(NOT EXISTS "${prefix}/${file}")
