@@ -1,7 +1,14 @@
-// Coroutines: co_await on events resumes after the command completes (on openclaw's resume
+// Coroutines: co_await on events resumes after the command completes (on openclaw's service
 // thread, where blocking calls are allowed), when_all, and failures thrown at the co_await.
 #include <openclaw/all.hpp>
 
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -82,3 +89,56 @@ TEST_CASE("a completed event does not suspend, an empty when_all neither") {
     CHECK(openclaw::EventAwaiter(done).await_ready());
     CHECK(openclaw::when_all(std::span<const openclaw::Event>{}).await_ready());
 }
+
+#if defined(__linux__)
+namespace {
+// The threads of this process named "openclaw" (the service thread names itself), and whether
+// the calling thread is one of them.
+std::size_t openclaw_threads() {
+    std::size_t count = 0;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream comm(task.path() / "comm");
+        std::string name;
+        std::getline(comm, name);
+        count += name == "openclaw" ? 1 : 0;
+    }
+    return count;
+}
+bool on_openclaw_thread() {
+    std::ifstream comm("/proc/thread-self/comm");
+    std::string name;
+    std::getline(comm, name);
+    return name == "openclaw";
+}
+
+Task<bool> resumed_on_service_thread(const openclaw::Event& event) {
+    co_await event;
+    co_return on_openclaw_thread();
+}
+}  // namespace
+
+TEST_CASE("coroutines and the completion callbacks' poll share one service thread") {
+    // A failed user event: PoCL never calls its completion callback, so the service thread's poll
+    // runs it; a coroutine awaiting a completed command resumes on the same thread.
+    const openclaw::UserEvent gate{env().context};
+    std::atomic<int> ran_on_service{-1};
+    gate.on_complete([&](cl_int) { ran_on_service = on_openclaw_thread() ? 1 : 0; });
+    gate.fail(-3);
+    // The task starts at once and suspends on a user event that is not complete yet.
+    const openclaw::UserEvent go{env().context};
+    Task<bool> awaiting = resumed_on_service_thread(go);
+    go.complete();
+    CHECK(awaiting.get());
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (ran_on_service.load() < 0 && std::chrono::steady_clock::now() < until) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    // The driver may call the callback itself (NVIDIA does, on a thread of its own); PoCL leaves
+    // it to the poll, on the service thread.
+    CHECK(ran_on_service.load() >= 0);
+    if (env().device.platform().name().find("Portable") != std::string::npos) {
+        CHECK(ran_on_service.load() == 1);
+    }
+    CHECK(openclaw_threads() == 1);
+}
+#endif

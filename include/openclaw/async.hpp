@@ -12,29 +12,23 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <coroutine>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
-#include <thread>
 #include <vector>
-
-#if defined(__linux__)
-#include <sys/prctl.h>
-#endif
 
 OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
 
 /// One suspended co_await: the coroutine, the events it waits for, when it suspended, and
-/// whether it has been handed to the resume thread (exactly once, by a callback or by the watch).
+/// whether it has been handed to the resumer (exactly once, by a callback or by the watch).
 struct Suspension {
     std::coroutine_handle<> handle;
     // Copies (retained): the watch may still be querying them when a callback resumes the
-    // coroutine and the awaiter's own copies go away. Read and cleared only by the resume thread
+    // coroutine and the awaiter's own copies go away. Read and cleared only by the resumer
     // once the entry is in the watch (cleared when it leaves the watch).
     std::vector<Event> events;
     std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
@@ -50,7 +44,7 @@ struct Suspension {
 /// The await callbacks handed to the driver, by key: the driver is given a number, not a
 /// pointer. PoCL (3.1 and 5.0) never calls the completion callback of a command that terminated
 /// abnormally, so a callback's state cannot be freed by the callback alone: once its await has
-/// resumed (by the resume thread's poll), its entries are dropped here, and a callback that comes
+/// resumed (by the resumer's poll), its entries are dropped here, and a callback that comes
 /// after that finds no entry and does nothing. Nothing leaks, whatever the driver does.
 class AwaitCallbacks {
   public:
@@ -123,14 +117,15 @@ class AwaitCallbacks {
     std::uintptr_t next_ = 0;
 };
 
-/// The thread that resumes coroutines whose events completed. Made on first use and never
-/// destroyed (callbacks may still arrive while static objects are being destroyed at exit).
+/// What resumes coroutines whose events completed, on openclaw's service thread (a client of it:
+/// detail::ServiceClient, event.hpp). Made on first use and never destroyed (callbacks may still
+/// arrive while static objects are being destroyed at exit).
 ///
 /// Completion callbacks resume coroutines, but they are not enough. NVIDIA's driver (580, H200)
 /// delivers the callback of a command that ran longer than about 0.1 ms on a 20 ms tick
 /// (measured: a 0.7 ms kernel's callback came 19.9 ms after it was enqueued, while
 /// clGetEventInfo saw it complete at 0.74 ms), and PoCL (3.1, 5.0) never calls the callback of a
-/// command that terminated abnormally. So while an await is suspended the thread also polls the
+/// command that terminated abnormally. So while an await is suspended the resumer also polls the
 /// awaited events' execution status (clGetEventInfo) and resumes a coroutine whose events have
 /// completed or failed, whichever of callback and poll comes first. The poll interval grows with
 /// the time waited, an eighth of the youngest await's age, from 20 us to at most 1 ms: a
@@ -144,9 +139,9 @@ class AwaitCallbacks {
 /// after the program ended) holds no OpenCL object: awaits' callback states hold no event
 /// reference (`AwaitCallback`), and the watch drops its references to an await's events before
 /// the coroutine runs on.
-class Resumer {
+class Resumer final : public ServiceClient {
   public:
-    /// The one resume thread of the program (made on first use; process-wide state).
+    /// The one resumer of the program (made on first use; a client of the service thread).
     static Resumer& instance();
 
     void post(std::coroutine_handle<> handle) {
@@ -154,67 +149,52 @@ class Resumer {
             const std::lock_guard lock(mutex_);
             ready_.push_back(handle);
         }
-        wake_.notify_one();
+        wake_service();
     }
 
     void watch(std::shared_ptr<Suspension> suspension) {
         {
             const std::lock_guard lock(mutex_);
             watched_.push_back(std::move(suspension));
-            rearm_ = true;  // a young await: poll it soon, not after the current (long) interval
         }
-        wake_.notify_one();
+        wake_service();  // a young await: poll it soon, not after the current (long) interval
+    }
+
+    /// Polls the watched awaits, resumes the coroutines posted (on the service thread), and asks
+    /// for the next round after poll_interval() while an await is suspended.
+    std::chrono::steady_clock::time_point serve() override {
+        std::vector<std::shared_ptr<Suspension>> watched;
+        {
+            const std::lock_guard lock(mutex_);
+            drop_resumed();
+            watched = watched_;
+        }
+        for (const auto& suspension : watched) {
+            if (!suspension->resumed.load() && settled(suspension->events)) {
+                suspension->resume_once();
+            }
+        }
+        watched.clear();
+        // Every handle in `ready` was posted by resume_once, which marked its suspension resumed
+        // first: erased here, in the same locked step, so that no entry of the watch (and no
+        // reference to an awaited event) outlives the await once the coroutine runs again. A
+        // program that ends right after its last await leaves nothing behind.
+        std::vector<std::coroutine_handle<>> ready;
+        {
+            const std::lock_guard lock(mutex_);
+            drop_resumed();
+            ready.swap(ready_);
+        }
+        for (std::coroutine_handle<> handle : ready) {
+            handle.resume();
+        }
+        const std::lock_guard lock(mutex_);
+        return watched_.empty() ? std::chrono::steady_clock::time_point::max()
+                                : std::chrono::steady_clock::now() + poll_interval();
     }
 
   private:
-    Resumer() {
-        std::thread([this] {
-#if defined(__linux__)
-            // Linux lets a timed wait overrun by the thread's timer slack, 50 us by default: as
-            // long as the shortest poll interval. This thread's slack is set to 1 ns. Measured on
-            // the H200: a co_await on a 57 us command took 106 us with the default, 75 us so.
-            (void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-#endif
-            run();
-        }).detach();
-    }
-
-    [[noreturn]] void run() {
-        for (;;) {
-            std::vector<std::shared_ptr<Suspension>> watched;
-            {
-                std::unique_lock lock(mutex_);
-                if (watched_.empty()) {
-                    wake_.wait(lock, [this] { return !ready_.empty() || !watched_.empty(); });
-                } else {
-                    wake_.wait_for(lock, poll_interval(),
-                                   [this] { return !ready_.empty() || rearm_; });
-                }
-                rearm_ = false;
-                drop_resumed();
-                watched = watched_;
-            }
-            for (const auto& suspension : watched) {
-                if (!suspension->resumed.load() && settled(suspension->events)) {
-                    suspension->resume_once();
-                }
-            }
-            watched.clear();
-            // Every handle in `ready` was posted by resume_once, which marked its suspension
-            // resumed first: erased here, in the same locked step, so that no entry of the
-            // watch (and no reference to an awaited event) outlives the await once the coroutine
-            // runs again. A program that ends right after its last await leaves nothing behind.
-            std::vector<std::coroutine_handle<>> ready;
-            {
-                const std::lock_guard lock(mutex_);
-                drop_resumed();
-                ready.swap(ready_);
-            }
-            for (std::coroutine_handle<> handle : ready) {
-                handle.resume();
-            }
-        }
-    }
+    Resumer() = default;
 
     /// An eighth of the youngest suspended await's age, within [20 us, 1 ms], and at least 1 us
     /// per suspended await. Called locked.
@@ -264,10 +244,8 @@ class Resumer {
     }
 
     std::mutex mutex_;
-    std::condition_variable wake_;
     std::vector<std::coroutine_handle<>> ready_;
     std::vector<std::shared_ptr<Suspension>> watched_;
-    bool rearm_ = false;
 };
 
 inline void Suspension::resume_once() {
@@ -345,7 +323,7 @@ inline void report_if_failed(const std::vector<Event>& events, const char* call,
 
 }  // namespace detail
 
-/// What `co_await event` uses: resumes on openclaw's resume thread once the command completes,
+/// What `co_await event` uses: resumes on openclaw's service thread once the command completes,
 /// and throws an Error if it failed (or reports it to the OnError given: when_complete()).
 class EventAwaiter {
   public:
@@ -362,8 +340,8 @@ class EventAwaiter {
         }
         return events_.front().is_complete(on_error_);
     }
-    /// Flushes the command's queue and has `handle` resumed on openclaw's resume thread when the
-    /// command completes: by a completion callback (clSetEventCallback) or by the resume thread's
+    /// Flushes the command's queue and has `handle` resumed on openclaw's service thread when the
+    /// command completes: by a completion callback (clSetEventCallback) or by the resumer's
     /// poll of its status, whichever comes first.
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
@@ -421,7 +399,7 @@ class WhenAll {
         return true;
     }
     /// Registers one completion callback per event; the last one to fire resumes `handle`, unless
-    /// the resume thread's poll sees them all complete (or one failed) first.
+    /// the resumer's poll sees them all complete (or one failed) first.
     void await_suspend(std::coroutine_handle<> handle) const {
         auto suspension = std::make_shared<detail::Suspension>();
         suspension->handle = handle;

@@ -42,15 +42,41 @@ struct Profile {
 
 namespace detail {
 
+/// Work openclaw does on its one service thread (made on first use, never destroyed: callbacks
+/// may arrive while static objects are being destroyed at exit). The thread serves its clients
+/// in rounds: the completion callbacks' poll (below) and, in a program that awaits events, the
+/// coroutine resumer (async.hpp). serve() does one round of the client's work and returns when it
+/// wants the next round (time_point::max(): only when woken); the thread runs a round at the
+/// earliest time any client asked for, or at once after wake_service(). Code that runs there
+/// (coroutines after a co_await, callbacks run by the poll) must not wait for another client's
+/// work: the thread is busy with it.
+class ServiceClient {
+  public:
+    /// One round of work; returns when the next round is due.
+    virtual std::chrono::steady_clock::time_point serve() = 0;
+
+  protected:
+    ServiceClient() = default;
+    ServiceClient(const ServiceClient&) = delete;
+    ServiceClient& operator=(const ServiceClient&) = delete;
+    ~ServiceClient() = default;
+};
+
+/// Adds `client`, which lives as long as the program, to the service thread's rounds (starting
+/// the thread with its first client).
+void add_service_client(ServiceClient& client);
+/// Asks the service thread for a round now (a client has work).
+void wake_service();
+
 /// The on_complete callbacks handed to the driver, by key: the driver is given a number, not a
 /// pointer, and the table owns each callback's state. PoCL (3.1 and 5.0) never calls the
 /// completion callback of an event that failed (a user event set to a negative status, or a
-/// command its failed wait list terminated), so a thread of openclaw's polls the events whose
-/// callbacks are still pending and runs the callback of one that has failed and stayed without
-/// its driver call for a whole poll interval. Whoever takes a key from the table first (the
-/// driver's call or the poll) runs its callback: exactly once, then the state is freed. A
-/// driver call that comes later finds no entry and does nothing. The thread starts with the
-/// first on_complete of the program and sleeps while nothing is pending.
+/// command its failed wait list terminated), so the service thread polls the events whose
+/// callbacks are still pending, every 20 ms, and runs the callback of one that has failed and
+/// stayed without its driver call for a whole poll interval. Whoever takes a key from the table
+/// first (the driver's call or the poll) runs its callback: exactly once, then the state is
+/// freed. A driver call that comes later finds no entry and does nothing. Nothing is polled while
+/// nothing is pending.
 class CompletionCallbacks {
   public:
     /// Runs the callback with the event's final status, then frees the state.

@@ -9,7 +9,11 @@ OPENCLAW_BEGIN_NAMESPACE
 namespace detail {
 
 OPENCLAW_INLINE Resumer& Resumer::instance() {
-    static Resumer* const resumer = new Resumer;  // intentionally immortal
+    static Resumer* const resumer = [] {
+        auto* made = new Resumer;  // intentionally immortal
+        add_service_client(*made);
+        return made;
+    }();
     return *resumer;
 }
 
