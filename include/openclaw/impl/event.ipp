@@ -74,7 +74,9 @@ class ServiceThread {
                     wake_.wait_until(lock, next, [this] { return woken_; });
                 }
                 woken_ = false;
-                clients = clients_;
+                if (clients.size() != clients_.size()) {
+                    clients = clients_;  // clients are only ever added: copied when one was
+                }
             }
             // A wake during the round (a client's own, or another thread's) makes another round.
             next = clock::time_point::max();
