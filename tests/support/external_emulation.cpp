@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -20,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -129,10 +131,16 @@ void signal_payload(Payload& payload) {
     (void)clReleaseEvent(waiter);  // the payload's reference
 }
 
+// Signals whose marker's callback has not finished yet: the callback releases the waiter it
+// completes only after completing it, so a program could end between the two (the leak check then
+// counts the waiter); EmulateExternal's destructor waits for them.
+std::atomic<int> signals_in_flight{0};
+
 void CL_CALLBACK signal_when_done(cl_event, cl_int, void* data) {
     auto* payload = static_cast<std::shared_ptr<Payload>*>(data);
     signal_payload(**payload);
     delete payload;
+    signals_in_flight.fetch_sub(1);
 }
 
 void* CL_API_CALL create_semaphore(cl_context context, const cl_ulong* properties,
@@ -348,7 +356,9 @@ cl_int CL_API_CALL signal_semaphores(cl_command_queue queue, cl_uint count, void
     }
     for (cl_uint i = 0; i < count; ++i) {
         auto* payload = new std::shared_ptr<Payload>(semaphore_of(semaphores[i])->payload);
+        signals_in_flight.fetch_add(1);
         if (clSetEventCallback(marker, CL_COMPLETE, &signal_when_done, payload) != CL_SUCCESS) {
+            signals_in_flight.fetch_sub(1);
             delete payload;
         }
     }
@@ -443,6 +453,10 @@ EmulateExternal::EmulateExternal(ExternalEmulation emulation) {
     active = true;
 }
 EmulateExternal::~EmulateExternal() {
+    // At most 2 s: a marker that failed never calls back on PoCL.
+    for (int i = 0; i < 2000 && signals_in_flight.load() > 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     active = false;
 }
 int EmulateExternal::live_semaphores() {
