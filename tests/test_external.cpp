@@ -103,7 +103,7 @@ TEST_CASE("without the extensions, capabilities are empty and every call is refu
 
     // A plain buffer is not external memory, whatever the device.
     openclaw::ReadWriteBuffer<float> plain(env().context, 16);
-    const auto acquire = thrown<openclaw::Error>([&] { env().queue.acquire_external(plain); });
+    const auto acquire = thrown<openclaw::Error>([&] { env().queue.acquire(plain); });
     REQUIRE(acquire);
     CHECK(acquire->cl_code() == CL_INVALID_MEM_OBJECT);
     CHECK_THAT(acquire->what(), has("clEnqueueAcquireExternalMemObjectsKHR"));
@@ -187,9 +187,9 @@ TEST_CASE("imported memory is the other API's memory: a kernel reads and writes 
         const auto program = openclaw::Program::build(env().context, source);
         openclaw::Kernel<InOut<float>> kernel(program, "twice_plus_index");
         kernel.set_args(buffer);
-        env().queue.acquire_external(buffer);
+        env().queue.acquire(buffer);
         env().queue.enqueue(kernel, NDRange{n});
-        openclaw::Event released = env().queue.release_external(buffer, openclaw::with_event);
+        openclaw::Event released = env().queue.release(buffer, openclaw::with_event);
         released.wait();
         CHECK(EmulateExternal::commands(buffer.get(), true) == 1);
         CHECK(EmulateExternal::commands(buffer.get(), false) == 1);
@@ -203,9 +203,9 @@ TEST_CASE("imported memory is the other API's memory: a kernel reads and writes 
         // And openclaw reads what the other API writes next (through the same memory).
         other.data[5] = -3.0f;
         std::vector<float> back(n);
-        env().queue.acquire_external(buffer);
+        env().queue.acquire(buffer);
         env().queue.read(buffer, back);
-        env().queue.release_external(buffer);
+        env().queue.release(buffer);
         env().queue.finish();
         CHECK(back[5] == -3.0f);
         CHECK(open_fd(fd));  // the driver's until the buffer goes
@@ -277,7 +277,7 @@ TEST_CASE("bad imports are refused with the size, the handle and the device", "[
         const std::size_t step = whole.sub_alignment();
         if (step > 0 && step < 64) {
             auto part = whole.sub(step, 64 - step);
-            const auto sub = error_of([&] { env().queue.acquire_external(part); });
+            const auto sub = error_of([&] { env().queue.acquire(part); });
             CHECK(sub.cl_code() == CL_INVALID_MEM_OBJECT);
             CHECK_THAT(sub.what(), has("sub-buffer"));
         }
@@ -494,10 +494,8 @@ TEST_CASE("a failure of each extension entry point is reported by its name and l
         CHECK(open_fd(memory.fd));  // a failed import leaves it the caller's
         auto buffer = openclaw::import_buffer<float>(
             env().context, ExternalMemory::opaque_fd(dup(memory.fd), 64 * sizeof(float)));
-        fails_as("clEnqueueAcquireExternalMemObjectsKHR",
-                 [&] { env().queue.acquire_external(buffer); });
-        fails_as("clEnqueueReleaseExternalMemObjectsKHR",
-                 [&] { env().queue.release_external(buffer); });
+        fails_as("clEnqueueAcquireExternalMemObjectsKHR", [&] { env().queue.acquire(buffer); });
+        fails_as("clEnqueueReleaseExternalMemObjectsKHR", [&] { env().queue.release(buffer); });
     }
     // A release that fails in the destructor reaches the error hook once; the semaphore stays
     // with the driver (released here by hand, as the hook's owner would decide).

@@ -860,8 +860,8 @@ TEST_CASE("DynamicKernel: SVM pointers and clones") {
         const openclaw::SvmAllocator<float> allocator{env().context};
         std::vector<float, openclaw::SvmAllocator<float>> x(n, allocator), y(n, allocator);
         {
-            auto hx = env().queue.svm_map_discard(std::span<float>(x));
-            auto hy = env().queue.svm_map_discard(std::span<float>(y));
+            auto hx = env().queue.map_discard(openclaw::svm(std::span<float>(x)));
+            auto hy = env().queue.map_discard(openclaw::svm(std::span<float>(y)));
             std::fill(hx.begin(), hx.end(), 2.0f);
             std::fill(hy.begin(), hy.end(), 1.0f);
         }
@@ -871,7 +871,7 @@ TEST_CASE("DynamicKernel: SVM pointers and clones") {
                             NDRange{n});
         env().queue.finish();
         {
-            const auto hy = env().queue.svm_map_read(std::span<float>(y));
+            const auto hy = env().queue.map_read(openclaw::svm(std::span<float>(y)));
             CHECK(hy[0] == 9.0f);
             CHECK(hy[n - 1] == 9.0f);
         }

@@ -57,7 +57,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     std::vector<float, openclaw::SvmAllocator<float>> in(n, allocator);
     std::vector<float, openclaw::SvmAllocator<float>> out(n, allocator);
     {
-        auto host = env().queue.svm_map_discard(std::span<float>(in));
+        auto host = env().queue.map_discard(openclaw::svm(std::span<float>(in)));
         std::iota(host.begin(), host.end(), 0.0f);
     }
     const auto program = openclaw::Program::build(env().context, source);
@@ -67,7 +67,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
                         NDRange{n});
     env().queue.finish();
     {
-        const auto host = env().queue.svm_map_read(std::span<float>(out));
+        const auto host = env().queue.map_read(openclaw::svm(std::span<float>(out)));
         REQUIRE(host.size() == n);
         for (std::size_t i = 0; i < n; ++i) {
             if (host[i] != 3.0f * static_cast<float>(i)) {
@@ -81,15 +81,20 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
 
     // The queue's SVM commands: fill (enqueued), copy (blocking), migrate (2.1 platforms).
     const openclaw::Event filled =
-        env().queue.svm_fill(std::span<float>(in), 2.5f, openclaw::with_event);
-    env().queue.svm_copy(std::span<float>(out).first(16), std::span<const float>(in).first(16),
-                         openclaw::after(filled));
+        env().queue.fill(openclaw::svm(std::span<float>(in)), 2.5f, openclaw::with_event);
+    env().queue.copy(openclaw::svm(std::span<const float>(in).first(16)),
+                     openclaw::svm(std::span<float>(out).first(16)), openclaw::after(filled));
     std::vector<float> host(16);
-    env().queue.svm_copy(std::span<float>(host), std::span<const float>(out).first(16));
+    env().queue.copy(openclaw::svm(std::span<const float>(out).first(16)), host);
     CHECK(host == std::vector<float>(16, 2.5f));
-    const auto small = thrown<openclaw::Error>([&] {
-        env().queue.svm_copy(std::span<float>(host).first(4), std::span<const float>(out));
-    });
+    // Host memory into SVM: the destination's commands take the copy.
+    const std::vector<float> sevens(16, 7.0f);
+    std::vector<float, openclaw::SvmAllocator<float>> spare(16, allocator);
+    env().queue.copy(sevens, openclaw::svm(spare));
+    env().queue.copy(openclaw::svm(spare), host);
+    CHECK(host == sevens);
+    const auto small = thrown<openclaw::Error>(
+        [&] { env().queue.copy(openclaw::svm(out), std::span<float>(host).first(4)); });
     REQUIRE(small);
     CHECK_THAT(small->what(), has("clEnqueueSVMMemcpy: CL_INVALID_VALUE (-30): the destination "
                                   "holds 16 bytes, the source 16384"));
@@ -99,7 +104,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     };
     const std::span<Quad> shifted(reinterpret_cast<Quad*>(in.data() + 1), 4);
     const auto misaligned = thrown<openclaw::Error>([&] {
-        env().queue.svm_fill(shifted, Quad{{1, 2, 3, 4}});
+        env().queue.fill(openclaw::svm(shifted), Quad{{1, 2, 3, 4}});
     });
     REQUIRE(misaligned);
     CHECK(misaligned->cl_code() == CL_INVALID_VALUE);
@@ -108,7 +113,7 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
                                        "16 bytes"));
     const openclaw::Version platform = env().device.platform().version();
     std::error_code ec;
-    env().queue.svm_migrate(std::span<float>(in), {}, ec);
+    env().queue.migrate(openclaw::svm(std::span<float>(in)), {}, ec);
     if (platform >= openclaw::Version{2, 1}) {
         CHECK_FALSE(ec);
     } else {
@@ -118,8 +123,8 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
 
     // The queue's SVM maps, each with its event on request; views move and unmap themselves.
     {
-        auto [view, mapped] =
-            env().queue.svm_map_write(std::span<float>(out).first(4), openclaw::with_event);
+        auto [view, mapped] = env().queue.map_write(openclaw::svm(std::span<float>(out).first(4)),
+                                                    openclaw::with_event);
         REQUIRE(view);
         REQUIRE(mapped);
         CHECK(mapped.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_SVM_MAP);
@@ -132,32 +137,32 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
         CHECK(moved.empty());
     }
     {
-        auto [view, mapped] =
-            env().queue.svm_map_read_write(std::span<float>(out).first(4), openclaw::with_event);
+        auto [view, mapped] = env().queue.map_read_write(
+            openclaw::svm(std::span<float>(out).first(4)), openclaw::with_event);
         REQUIRE(mapped);
         CHECK(view[0] == 7.0f);
         CHECK(view[1] == 2.5f);
         view[1] = 8.0f;
     }
     {
-        auto [view, mapped] =
-            env().queue.svm_map_read(std::span<float>(out).first(2), openclaw::with_event);
+        auto [view, mapped] = env().queue.map_read(openclaw::svm(std::span<float>(out).first(2)),
+                                                   openclaw::with_event);
         REQUIRE(mapped);
         static_assert(std::is_same_v<decltype(view[0]), const float&>);
         CHECK(view[1] == 8.0f);
     }
     {
-        auto [view, mapped] =
-            env().queue.svm_map_discard(std::span<float>(out).first(2), openclaw::with_event);
+        auto [view, mapped] = env().queue.map_discard(openclaw::svm(std::span<float>(out).first(2)),
+                                                      openclaw::with_event);
         REQUIRE(mapped);
         CHECK(view.size() == 2);
     }
     const openclaw::Event migrated =
-        env().queue.svm_migrate(std::span<float>(in), {}, openclaw::with_event, ec);
+        env().queue.migrate(openclaw::svm(std::span<float>(in)), {}, openclaw::with_event, ec);
     CHECK(static_cast<bool>(migrated) == (platform >= openclaw::Version{2, 1}));
     // An unmap gives its event on request.
     {
-        auto view = env().queue.svm_map_write(std::span<float>(out).first(4));
+        auto view = env().queue.map_write(openclaw::svm(std::span<float>(out).first(4)));
         view[0] = 7.0f;
         const openclaw::Event unmapped = view.unmap(openclaw::with_event);
         REQUIRE(unmapped);
@@ -166,17 +171,19 @@ TEST_CASE("coarse-grain SVM: a std::vector, a map guard and kernel arguments") {
     }
     // Nothing to map is an empty view, as for a buffer's empty range (the event asked for is a
     // marker's); a null pointer with elements is refused.
-    const auto empty = env().queue.svm_map_read(std::span<float>());
+    const auto empty = env().queue.map_read(openclaw::svm(std::span<float>()));
     CHECK(empty.empty());
-    const auto none = env().queue.svm_map_read(std::span<float>(out).first(0));
+    const auto none = env().queue.map_read(openclaw::svm(std::span<float>(out).first(0)));
     CHECK(none.empty());
-    auto [nothing, marker] =
-        env().queue.svm_map_write(std::span<float>(out).subspan(4, 0), openclaw::with_event);
+    auto [nothing, marker] = env().queue.map_write(
+        openclaw::svm(std::span<float>(out).subspan(4, 0)), openclaw::with_event);
     CHECK(nothing.empty());
     REQUIRE(marker);
     marker.wait();
-    const auto null = thrown<openclaw::Error>(
-        [&] { (void)env().queue.svm_map_read(std::span<float>(static_cast<float*>(nullptr), 4)); });
+    const auto null = thrown<openclaw::Error>([&] {
+        (void)env().queue.map_read(
+            openclaw::svm(std::span<float>(static_cast<float*>(nullptr), 4)));
+    });
     REQUIRE(null);
     CHECK(null->cl_code() == CL_INVALID_VALUE);
     CHECK_THAT(null->what(), has("clEnqueueSVMMap: CL_INVALID_VALUE (-30): the region is a null "

@@ -231,11 +231,11 @@ int main(int argc, char** argv) {
     openclaw::Kernel<openclaw::InOut<float>, cl_float> update(program, "update");
     update.set_args(shared, 3.0f);
     openclaw::Semaphore acquired(context);
-    transfer.acquire_external(shared);
+    transfer.acquire(shared);
     transfer.signal(acquired);
     compute.wait(acquired);
     compute.enqueue(update, openclaw::NDRange{n});
-    compute.release_external(shared);
+    compute.release(shared);
     compute.finish();
     transfer.finish();
 
@@ -246,9 +246,9 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::vector<float> seen_by_openclaw(n);
-    compute.acquire_external(shared);
+    compute.acquire(shared);
     compute.read(shared.slice(0, n), seen_by_openclaw);
-    compute.release_external(shared);
+    compute.release(shared);
     compute.finish();
     std::size_t wrong_cuda = 0;
     std::size_t wrong_openclaw = 0;

@@ -807,11 +807,9 @@ detail::EventIfAsked<Options...> Queue::copy(const Buffer<T, A>& src, const Buff
     }
 }
 
-template <class Memory, detail::CommandOption... Options>
-requires(detail::is_buffer<Memory> || detail::is_image<Memory>)
-    detail::EventIfAsked<Options...> Queue::migrate(const Memory& memory, const MigrateOptions& how,
-                                                    Options&&... options)
-const {
+template <detail::MemoryObject Memory, detail::CommandOption... Options>
+detail::EventIfAsked<Options...> Queue::migrate(const Memory& memory, const MigrateOptions& how,
+                                                Options&&... options) const {
     static_assert(!detail::asks_nonblocking<Options...>, "queue.migrate: a migration never blocks");
     if constexpr (!detail::asks_nonblocking<Options...>) {
         return detail::run_command(

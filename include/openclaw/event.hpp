@@ -10,17 +10,13 @@
 #include <openclaw/detail/info.hpp>
 #include <openclaw/wait_list.hpp>
 
-#include <array>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 OPENCLAW_BEGIN_NAMESPACE
 

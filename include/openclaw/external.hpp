@@ -340,7 +340,8 @@ class Semaphore {
     }
 
   private:
-    friend class Queue;
+    template <class, class>
+    friend struct detail::CommandTraits;
     static std::shared_ptr<detail::SemaphoreState> create(const Context& context,
                                                           std::vector<cl_ulong> properties,
                                                           std::vector<Device> devices,
@@ -353,49 +354,73 @@ class Semaphore {
     std::shared_ptr<detail::SemaphoreState> state_;
 };
 
-// ---- Queue commands declared in queue.hpp ----------------------------------------------------
+// ---- the queue's commands of this wing (detail::CommandTraits, queue.hpp's open commands) ----
 
-template <class T, class A, detail::CommandOption... Options>
-detail::EventIfAsked<Options...> Queue::acquire_external(const Buffer<T, A>& buffer,
-                                                         Options&&... options) const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), true, wait,
-                                            event, on_error);
-        },
-        options...);
-}
-template <class T, class A, detail::CommandOption... Options>
-detail::EventIfAsked<Options...> Queue::release_external(const Buffer<T, A>& buffer,
-                                                         Options&&... options) const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::external_memory_command(*this, detail::BufferAccess::mem(buffer), false, wait,
-                                            event, on_error);
-        },
-        options...);
-}
-template <std::same_as<Semaphore> S, detail::CommandOption... Options>
-detail::EventIfAsked<Options...> Queue::wait(const S& semaphore, Options&&... options) const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            semaphore.enqueue(*this, true, wait, event, on_error);
-        },
-        options...);
-}
-template <std::same_as<Semaphore> S, detail::CommandOption... Options>
-detail::EventIfAsked<Options...> Queue::signal(const S& semaphore, Options&&... options) const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            semaphore.enqueue(*this, false, wait, event, on_error);
-        },
-        options...);
-}
+namespace detail {
+/// queue.acquire(buffer) hands a buffer made by import_buffer() to OpenCL before its commands
+/// here use it (clEnqueueAcquireExternalMemObjectsKHR; enqueued). Options as the buffer
+/// commands'.
+template <class T, class A>
+struct CommandTraits<Buffer<T, A>, verb::Acquire> {
+    template <CommandOption... O>
+    static EventIfAsked<O...> command(verb::Acquire, const Queue& queue, const Buffer<T, A>& buffer,
+                                      O&&... options) {
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                external_memory_command(queue, BufferAccess::mem(buffer), true, wait, event,
+                                        on_error);
+            },
+            options...);
+    }
+};
+/// queue.release(buffer) hands an imported buffer back to the API it came from after this
+/// queue's commands on it (clEnqueueReleaseExternalMemObjectsKHR; enqueued).
+template <class T, class A>
+struct CommandTraits<Buffer<T, A>, verb::Release> {
+    template <CommandOption... O>
+    static EventIfAsked<O...> command(verb::Release, const Queue& queue, const Buffer<T, A>& buffer,
+                                      O&&... options) {
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                external_memory_command(queue, BufferAccess::mem(buffer), false, wait, event,
+                                        on_error);
+            },
+            options...);
+    }
+};
+/// queue.wait(semaphore): commands enqueued after this one wait until the semaphore is
+/// signalled, by a queue or by the API that exported it (clEnqueueWaitSemaphoresKHR; enqueued).
+/// queue.signal(semaphore): signals it once the commands before this one have completed
+/// (clEnqueueSignalSemaphoresKHR; enqueued). NVIDIA 580 does not return from either while a
+/// command it depends on (a wait list, or an earlier command of the queue) waits for an
+/// incomplete UserEvent (docs/interop.md): complete such events on another thread.
+template <class Verb>
+struct CommandTraits<Semaphore, Verb> {
+    template <CommandOption... O>
+    static EventIfAsked<O...> command(verb::Wait, const Queue& queue, const Semaphore& semaphore,
+                                      O&&... options) {
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                semaphore.enqueue(queue, true, wait, event, on_error);
+            },
+            options...);
+    }
+    template <CommandOption... O>
+    static EventIfAsked<O...> command(verb::Signal, const Queue& queue, const Semaphore& semaphore,
+                                      O&&... options) {
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                semaphore.enqueue(queue, false, wait, event, on_error);
+            },
+            options...);
+    }
+};
+}  // namespace detail
 
 /// Memory another API exported, as a Buffer<T, Access> over the same memory (no copy):
 /// clCreateBufferWithProperties with the handle (cl_khr_external_memory). `memory.bytes` must be
 /// a whole number of T; every device that is to use it must import the handle type. Bracket the
-/// buffer's OpenCL commands with queue.acquire_external(buffer) and queue.release_external(buffer),
+/// buffer's OpenCL commands with queue.acquire(buffer) and queue.release(buffer),
 /// and synchronise with the other API (a semaphore, or its own wait) before each side uses it.
 template <class T, class Access = ReadWrite>
 [[nodiscard]] Buffer<T, Access> import_buffer(const Context& context, const ExternalMemory& memory,

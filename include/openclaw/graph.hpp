@@ -93,58 +93,105 @@ struct CommandBufferApi {
     Barrier barrier = nullptr;
 };
 
-/// One recorded kernel, type-erased: the graph's own clone of the user's kernel.
-struct GraphKernelSlot {
-    GraphKernelSlot() = default;
-    GraphKernelSlot(const GraphKernelSlot&) = delete;
-    GraphKernelSlot& operator=(const GraphKernelSlot&) = delete;
-    virtual ~GraphKernelSlot() = default;
-    /// The mapping check of a launch (a bound buffer mapped in a conflicting way).
-    virtual bool unmapped(OnError on_error) const = 0;
-    /// The launch checks that arguments can change: every argument set, local memory.
-    virtual bool ready(const Queue& queue, OnError on_error) const = 0;
-    virtual std::string name() const = 0;
+/// One recorded command, type-erased: a command description (detail/commands.hpp) with what
+/// keeps its operands alive. Replays enqueue it, command buffers record it, through one interface
+/// whatever the command is.
+struct RecordedCommand {
+    RecordedCommand() = default;
+    RecordedCommand(const RecordedCommand&) = delete;
+    RecordedCommand& operator=(const RecordedCommand&) = delete;
+    virtual ~RecordedCommand() = default;
+    /// The description's enqueue (the portable replay).
+    virtual cl_int enqueue(cl_command_queue queue, cl_uint waits, const cl_event* events,
+                           cl_event* done) const = 0;
+    /// The description's record into a command buffer.
+    virtual cl_int record(const CommandBufferApi& api, CommandBufferApi::Buffer buffer,
+                          cl_uint waits, const CommandBufferApi::SyncPoint* after,
+                          CommandBufferApi::SyncPoint* point) const = 0;
+    virtual const char* enqueue_call() const noexcept = 0;
+    virtual const char* record_call() const noexcept = 0;
+    /// The mapping check of a replay (no operand mapped in a way the command conflicts with),
+    /// reported as `call`.
+    virtual bool unmapped(const char* call, OnError on_error) const = 0;
+    /// What a failure's message adds after the command's index (the kernel's name).
+    virtual std::string what() const { return {}; }
 };
 
+/// A recorded copy, fill or barrier: the description and its memory objects, retained.
+template <class Command>
+struct Recorded final : RecordedCommand {
+    Recorded(const Command& made, OnError on_error) : command(made) {
+        const auto memory = command.memory();
+        for (std::size_t i = 0; i < memory.size(); ++i) {
+            kept[i] = Handle<cl_mem>::retain(memory[i], on_error);
+        }
+    }
+    cl_int enqueue(cl_command_queue queue, cl_uint waits, const cl_event* events,
+                   cl_event* done) const override {
+        return command.enqueue(queue, waits, events, done);
+    }
+    cl_int record(const CommandBufferApi& api, CommandBufferApi::Buffer buffer, cl_uint waits,
+                  const CommandBufferApi::SyncPoint* after,
+                  CommandBufferApi::SyncPoint* point) const override {
+        return command.record(api, buffer, waits, after, point);
+    }
+    const char* enqueue_call() const noexcept override { return Command::enqueue_call; }
+    const char* record_call() const noexcept override { return Command::record_call; }
+    bool unmapped(const char* call, OnError on_error) const override {
+        return command.unmapped(call, on_error);
+    }
+
+    Command command;
+    std::array<Handle<cl_mem>, std::tuple_size_v<decltype(std::declval<Command>().memory())>> kept;
+};
+
+/// A recorded launch: the graph's own clone of the user's kernel (with its argument values) and
+/// the geometry, which the launch's description points into.
 template <class K>
-struct GraphKernelHolder final : GraphKernelSlot {
-    explicit GraphKernelHolder(K made) : kernel(std::move(made)) {}
-    bool unmapped(OnError on_error) const override { return kernel.check_unmapped(on_error); }
-    bool ready(const Queue& queue, OnError on_error) const override {
-        return QueueAccess::check_kernel(queue, kernel, on_error);
+struct RecordedLaunch final : RecordedCommand {
+    RecordedLaunch(K made, const NDRange* from, const NDRange& over, const NDRange& groups)
+        : kernel(std::move(made)),
+          offset(from != nullptr ? *from : NDRange()),
+          global(over),
+          local(groups) {}
+    LaunchCommand command() const noexcept {
+        return {kernel.get(), global.dimensions(), offset.data(), global.sizes(), local.data()};
     }
-    std::string name() const override {
+    cl_int enqueue(cl_command_queue queue, cl_uint waits, const cl_event* events,
+                   cl_event* done) const override {
+        return command().enqueue(queue, waits, events, done);
+    }
+    cl_int record(const CommandBufferApi& api, CommandBufferApi::Buffer buffer, cl_uint waits,
+                  const CommandBufferApi::SyncPoint* after,
+                  CommandBufferApi::SyncPoint* point) const override {
+        return command().record(api, buffer, waits, after, point);
+    }
+    const char* enqueue_call() const noexcept override { return LaunchCommand::enqueue_call; }
+    const char* record_call() const noexcept override { return LaunchCommand::record_call; }
+    bool unmapped(const char* call, OnError on_error) const override {
+        // The kernel's own check names a launch; the refusal is the caller's.
+        Status checks;
+        if (kernel.check_unmapped(checks)) {
+            return true;
+        }
+        fail(on_error, checks.cl_code(), call, checks.detail());
+        return false;
+    }
+    std::string what() const override {
         Status quiet;
-        return kernel.name(quiet);
+        return concat(" (kernel \"", kernel.name(quiet), "\")");
     }
-    K kernel;
-};
 
-/// One recorded command, with everything its enqueue needs.
-struct GraphCommand {
-    enum class Kind : unsigned char { kernel, copy, fill, barrier };
-    Kind kind = Kind::barrier;
-    cl_uint dimensions = 0;
-    bool has_offset = false;
-    bool has_local = false;
-    std::array<std::size_t, 3> offset{};
-    std::array<std::size_t, 3> global{};
-    std::array<std::size_t, 3> local{};
-    cl_kernel kernel = nullptr;  // owned by slot
-    std::unique_ptr<GraphKernelSlot> slot;
-    Handle<cl_mem> source;       // copies (retained: the graph keeps them alive)
-    Handle<cl_mem> destination;  // copies and fills
-    std::size_t source_offset = 0;
-    std::size_t destination_offset = 0;  // bytes
-    std::size_t bytes = 0;
-    std::size_t pattern_size = 0;
-    std::array<unsigned char, 128> pattern{};
+    K kernel;
+    NDRange offset;  // empty: no offset
+    NDRange global;
+    NDRange local;  // empty: the driver chooses
 };
 
 /// What a graph and the handles of its kernels share.
 struct GraphState {
     Queue queue;
-    std::vector<GraphCommand> commands;
+    std::vector<std::unique_ptr<RecordedCommand>> commands;
     const CommandBufferApi* api = nullptr;  // null: the portable replay
     std::string portable_why;
     CommandBufferApi::Buffer buffer = nullptr;  // built at the first replay (or finalize)
@@ -438,7 +485,7 @@ class CommandGraph {
     bool run(const WaitList& wait, cl_event* event, OnError on_error);
     bool build(const char* call, OnError on_error);
     bool check_unmapped(OnError on_error) const;
-    void add(detail::GraphCommand command) {
+    void add(std::unique_ptr<detail::RecordedCommand> command) {
         state_->commands.push_back(std::move(command));
         state_->stale = true;
     }
@@ -448,6 +495,17 @@ class CommandGraph {
                      detail::Element element, OnError on_error);
     bool record_fill(const detail::MemObject& buffer, const void* pattern, std::size_t offset,
                      std::size_t count, detail::Element element, OnError on_error);
+    // Adds a checked description, retaining its memory objects; false when a retain failed.
+    template <class Command>
+    bool keep(const Command& command, OnError on_error) {
+        detail::Relay step(on_error);
+        auto recorded = std::make_unique<detail::Recorded<Command>>(command, step);
+        if (step.failed()) {
+            return false;
+        }
+        add(std::move(recorded));
+        return true;
+    }
 
     std::shared_ptr<detail::GraphState> state_;
 };
@@ -606,20 +664,9 @@ GraphKernel<K> CommandGraph::record(const K& kernel, const NDRange* offset, cons
                                     "and CL_TARGET_OPENCL_VERSION >= 210)"));
         return {};
     }
-    auto holder = std::make_unique<detail::GraphKernelHolder<K>>(std::move(copy));
-    detail::GraphCommand command;
-    command.kind = detail::GraphCommand::Kind::kernel;
-    command.dimensions = global.dimensions();
-    for (cl_uint d = 0; d < command.dimensions; ++d) {
-        command.global[d] = global[d];
-        command.local[d] = local.empty() ? 0 : local[d];
-        command.offset[d] = offset != nullptr ? (*offset)[d] : 0;
-    }
-    command.has_local = !local.empty();
-    command.has_offset = offset != nullptr;
-    command.kernel = holder->kernel.get();
-    K* made = &holder->kernel;
-    command.slot = std::move(holder);
+    auto command =
+        std::make_unique<detail::RecordedLaunch<K>>(std::move(copy), offset, global, local);
+    K* made = &command->kernel;
     add(std::move(command));
     return GraphKernel<K>(state_, index, made);
 }
@@ -679,20 +726,11 @@ inline bool CommandGraph::record_copy(const detail::MemObject& source,
     if (source_count == 0) {
         return true;  // nothing to copy: nothing recorded
     }
-    detail::Relay step(on_error);
-    detail::GraphCommand command;
-    command.kind = detail::GraphCommand::Kind::copy;
-    command.source = detail::Handle<cl_mem>::retain(source.get(), step);
-    command.destination = detail::Handle<cl_mem>::retain(destination.get(), step);
-    if (step.failed()) {
-        return false;
-    }
-    // Checked above: offsets and counts lie within buffers of `bytes` bytes.
-    command.source_offset = source_offset * element.size;
-    command.destination_offset = destination_offset * element.size;
-    command.bytes = source_count * element.size;
-    add(std::move(command));
-    return true;
+    // Checked above: offsets and counts lie within the buffers, so the bytes fit.
+    const detail::CopyBufferCommand command{
+        source.get(), destination.get(), source_offset * element.size,
+        destination_offset * element.size, source_count * element.size};
+    return keep(command, on_error);
 }
 
 inline bool CommandGraph::record_fill(const detail::MemObject& buffer, const void* pattern,
@@ -711,7 +749,7 @@ inline bool CommandGraph::record_fill(const detail::MemObject& buffer, const voi
         detail::record_refused(checks, call, index, on_error);
         return false;
     }
-    if ((size & (size - 1)) != 0 || size > 128) {
+    if (!detail::FillBufferCommand::takes(size)) {
         detail::fail(on_error, CL_INVALID_VALUE, call,
                      detail::concat("command ", index, " not recorded: elements of ", size,
                                     " bytes; a recorded fill takes a pattern of 1, 2, 4, 8, 16, "
@@ -721,19 +759,8 @@ inline bool CommandGraph::record_fill(const detail::MemObject& buffer, const voi
     if (count == 0) {
         return true;
     }
-    detail::Relay step(on_error);
-    detail::GraphCommand command;
-    command.kind = detail::GraphCommand::Kind::fill;
-    command.destination = detail::Handle<cl_mem>::retain(buffer.get(), step);
-    if (step.failed()) {
-        return false;
-    }
-    command.destination_offset = offset * size;
-    command.bytes = count * size;
-    command.pattern_size = size;
-    std::memcpy(command.pattern.data(), pattern, size);
-    add(std::move(command));
-    return true;
+    return keep(detail::FillBufferCommand(buffer.get(), pattern, size, offset * size, count * size),
+                on_error);
 }
 
 inline void CommandGraph::barrier(OnError on_error) {
@@ -742,39 +769,12 @@ inline void CommandGraph::barrier(OnError on_error) {
     if (!use) [[unlikely]] {
         return;
     }
-    detail::GraphCommand command;
-    command.kind = detail::GraphCommand::Kind::barrier;
-    add(std::move(command));
+    (void)keep(detail::BarrierCommand{}, on_error);
 }
 
 inline bool CommandGraph::check_unmapped(OnError on_error) const {
-    constexpr const char* call = "CommandGraph::replay";
-    for (const detail::GraphCommand& command : state_->commands) {
-        bool ok = true;
-        switch (command.kind) {
-            case detail::GraphCommand::Kind::kernel: {
-                // The kernel's own check names a launch; the refusal is the replay's.
-                Status checks;
-                ok = command.slot->unmapped(checks);
-                if (!ok) {
-                    detail::fail(on_error, checks.cl_code(), call, checks.detail());
-                }
-                break;
-            }
-            case detail::GraphCommand::Kind::copy:
-                ok = detail::map_registry.check(command.source.get(), detail::Use::read, call,
-                                                on_error) &&
-                     detail::map_registry.check(command.destination.get(), detail::Use::write, call,
-                                                on_error);
-                break;
-            case detail::GraphCommand::Kind::fill:
-                ok = detail::map_registry.check(command.destination.get(), detail::Use::write, call,
-                                                on_error);
-                break;
-            case detail::GraphCommand::Kind::barrier:
-                break;
-        }
-        if (!ok) {
+    for (const auto& command : state_->commands) {
+        if (!command->unmapped("CommandGraph::replay", on_error)) {
             return false;
         }
     }
@@ -804,43 +804,16 @@ inline bool CommandGraph::build(const char* call, OnError on_error) {
     // Each command waits for the one before: the order recorded, whatever the driver's default.
     detail::CommandBufferApi::SyncPoint previous = 0;
     for (std::size_t i = 0; i < state.commands.size(); ++i) {
-        const detail::GraphCommand& command = state.commands[i];
+        const detail::RecordedCommand& command = *state.commands[i];
         const cl_uint waits = i == 0 ? 0 : 1;
         const detail::CommandBufferApi::SyncPoint* wait = i == 0 ? nullptr : &previous;
         detail::CommandBufferApi::SyncPoint point = 0;
-        const char* entry = "clCommandBarrierWithWaitListKHR";
-        switch (command.kind) {
-            case detail::GraphCommand::Kind::kernel:
-                entry = "clCommandNDRangeKernelKHR";
-                code = api.ndrange(made, nullptr, nullptr, command.kernel, command.dimensions,
-                                   command.has_offset ? command.offset.data() : nullptr,
-                                   command.global.data(),
-                                   command.has_local ? command.local.data() : nullptr, waits, wait,
-                                   &point, nullptr);
-                break;
-            case detail::GraphCommand::Kind::copy:
-                entry = "clCommandCopyBufferKHR";
-                code = api.copy(made, nullptr, command.source.get(), command.destination.get(),
-                                command.source_offset, command.destination_offset, command.bytes,
-                                waits, wait, &point, nullptr);
-                break;
-            case detail::GraphCommand::Kind::fill:
-                entry = "clCommandFillBufferKHR";
-                code = api.fill(made, nullptr, command.destination.get(), command.pattern.data(),
-                                command.pattern_size, command.destination_offset, command.bytes,
-                                waits, wait, &point, nullptr);
-                break;
-            case detail::GraphCommand::Kind::barrier:
-                code = api.barrier(made, nullptr, waits, wait, &point, nullptr);
-                break;
-        }
+        code = command.record(api, made, waits, wait, &point);
         if (code != CL_SUCCESS) {
             state.drop_buffer();
-            (void)detail::check(code, entry, on_error, [&] {
-                return detail::concat(
-                    call, ": command ", i, " of ", state.commands.size(),
-                    command.slot ? detail::concat(" (kernel \"", command.slot->name(), "\")")
-                                 : std::string());
+            (void)detail::check(code, command.record_call(), on_error, [&] {
+                return detail::concat(call, ": command ", i, " of ", state.commands.size(),
+                                      command.what());
             });
             return false;
         }
@@ -899,51 +872,17 @@ inline bool CommandGraph::run(const WaitList& wait, cl_event* event, OnError on_
             [&] { return detail::concat(call, ": a command buffer of ", count, " commands"); });
     }
     for (std::size_t i = 0; i < count; ++i) {
-        const detail::GraphCommand& command = state.commands[i];
+        const detail::RecordedCommand& command = *state.commands[i];
         // The wait list goes to the first command (the queue is in order), the event comes
         // from the last.
         const cl_uint waits = i == 0 ? wait.size() : 0;
         const cl_event* events = i == 0 ? wait.data() : nullptr;
         cl_event* done = i + 1 == count ? event : nullptr;
-        cl_int code = CL_SUCCESS;
-        const char* entry = "clEnqueueBarrierWithWaitList";
-        switch (command.kind) {
-            case detail::GraphCommand::Kind::kernel:
-                entry = "clEnqueueNDRangeKernel";
-                code = detail::enqueued(
-                    clEnqueueNDRangeKernel(
-                        queue, command.kernel, command.dimensions,
-                        command.has_offset ? command.offset.data() : nullptr, command.global.data(),
-                        command.has_local ? command.local.data() : nullptr, waits, events, done),
-                    done);
-                break;
-            case detail::GraphCommand::Kind::copy:
-                entry = "clEnqueueCopyBuffer";
-                code = detail::enqueued(
-                    clEnqueueCopyBuffer(queue, command.source.get(), command.destination.get(),
-                                        command.source_offset, command.destination_offset,
-                                        command.bytes, waits, events, done),
-                    done);
-                break;
-            case detail::GraphCommand::Kind::fill:
-                entry = "clEnqueueFillBuffer";
-                code = detail::enqueued(
-                    clEnqueueFillBuffer(queue, command.destination.get(), command.pattern.data(),
-                                        command.pattern_size, command.destination_offset,
-                                        command.bytes, waits, events, done),
-                    done);
-                break;
-            case detail::GraphCommand::Kind::barrier:
-                code = detail::enqueued(clEnqueueBarrierWithWaitList(queue, waits, events, done),
-                                        done);
-                break;
-        }
+        const cl_int code = detail::enqueued(command.enqueue(queue, waits, events, done), done);
         if (code != CL_SUCCESS) [[unlikely]] {
-            return detail::check(code, entry, on_error, [&] {
+            return detail::check(code, command.enqueue_call(), on_error, [&] {
                 return detail::concat(
-                    call, ": replaying command ", i, " of ", count,
-                    command.slot ? detail::concat(" (kernel \"", command.slot->name(), "\")")
-                                 : std::string(),
+                    call, ": replaying command ", i, " of ", count, command.what(),
                     i == 0 ? std::string(": nothing of the replay was enqueued")
                            : detail::concat(": commands 0 to ", i - 1, " were enqueued"));
             });

@@ -543,7 +543,8 @@ class Image {
     explicit operator bool() const noexcept { return static_cast<bool>(image_.mem.handle); }
 
   private:
-    friend class Queue;
+    template <class, class>
+    friend struct detail::CommandTraits;
     explicit Image(detail::ImageObject image) noexcept : image_(std::move(image)) {}
 
     // ---- the commands queue.read / write / map_* forward to (the queue is their subject) ----
@@ -703,7 +704,7 @@ struct ArgumentTraits<Sampler> {
 
 }  // namespace detail
 
-// ---- the queue's image commands that are not the image's own members ------------------------
+// ---- the queue's image commands (detail::CommandTraits, queue.hpp's open commands) ------------
 
 namespace detail {
 template <class Color>
@@ -720,26 +721,7 @@ constexpr FillColor fill_color_for(cl_channel_type type) noexcept {
                ? FillColor::uints
                : FillColor::floats;
 }
-}  // namespace detail
 
-template <class Image, class Color, detail::CommandOption... Options>
-requires(detail::is_image<Image>&& detail::is_fill_color<Color>)
-    detail::EventIfAsked<Options...> Queue::fill(const Image& image, const ImageRegion& region,
-                                                 const Color& color, Options&&... options)
-const {
-    static_assert(detail::fill_color_of<Color>() == detail::fill_color_for(Image::pixel_type::type),
-                  "queue.fill(image, region, colour): the colour does not fit the image's pixel "
-                  "format: cl_float4 for normalized and floating-point formats (RGBA8, R32F), "
-                  "cl_int4 for signed integer formats, cl_uint4 for unsigned integer formats");
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::fill_image(image.image_, Image::kind, Image::format, *this, region, &color,
-                               detail::fill_color_of<Color>(), wait, event, on_error);
-        },
-        options...);
-}
-
-namespace detail {
 template <class Image, class T, class A>
 void copy_image_region(const Queue& queue, const ImageObject& image, ImageKind kind,
                        ImageFormat format, const BufferSlice<T, A>& slice, bool to_buffer,
@@ -751,55 +733,213 @@ void copy_image_region(const Queue& queue, const ImageObject& image, ImageKind k
     copy_image_buffer(image, kind, format, SliceAccess::mem(slice), slice.offset(), slice.size(),
                       sizeof(T), to_buffer, queue, region, wait, event, on_error);
 }
+
+/// What a map of an image returns: the view, with `with_event` the map command's Event beside it.
+template <class Pixel, class... O>
+using ImageMapResult =
+    std::conditional_t<asks_event<O...>, std::pair<MappedImage<Pixel>, Event>, MappedImage<Pixel>>;
+
+/// The queue's image commands (queue.hpp, "the open commands"): the image, an optional
+/// ImageRegion (the whole image without one), host memory. Host memory is a contiguous range of
+/// the image's pixel host type (a vector, array, span); rows are packed unless the region gives
+/// row_pitch / slice_pitch. Transfers and maps block; fills and copies are enqueued. Options as
+/// the buffer commands': `with_event` (the command's Event, beside the view for a map), a wait
+/// list, an error target, in any order.
+template <class Image, class Verb>
+requires is_image<Image>
+struct CommandTraits<Image, Verb> {
+    using Pixel = typename Image::host_type;
+
+    /// queue.read(image, [region,] dst): reads pixels into host memory (blocking).
+    template <class Host, CommandOption... O>
+    static EventIfAsked<O...> command(verb::Read, const Queue& queue, const Image& image,
+                                      Host&& dst, O&&... options) {
+        return command(verb::Read{}, queue, image, image.whole(), std::forward<Host>(dst),
+                       std::forward<O>(options)...);
+    }
+    template <class Host, CommandOption... O>
+    static EventIfAsked<O...> command(verb::Read, const Queue& queue, const Image& image,
+                                      const ImageRegion& region, Host&& dst, O&&... options) {
+        static_assert(!asks_nonblocking<O...>, "queue.read(image, ...): an image read blocks");
+        if constexpr (!asks_nonblocking<O...>) {
+            return run_command(
+                [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                    transfer<true>(queue, image, region, std::forward<Host>(dst), wait, event,
+                                   on_error);
+                },
+                options...);
+        }
+    }
+    /// queue.write(image, [region,] src): writes host pixels over the image (blocking).
+    template <class Host, CommandOption... O>
+    static EventIfAsked<O...> command(verb::Write, const Queue& queue, const Image& image,
+                                      Host&& src, O&&... options) {
+        return command(verb::Write{}, queue, image, image.whole(), std::forward<Host>(src),
+                       std::forward<O>(options)...);
+    }
+    template <class Host, CommandOption... O>
+    static EventIfAsked<O...> command(verb::Write, const Queue& queue, const Image& image,
+                                      const ImageRegion& region, Host&& src, O&&... options) {
+        static_assert(!asks_nonblocking<O...>, "queue.write(image, ...): an image write blocks");
+        if constexpr (!asks_nonblocking<O...>) {
+            return run_command(
+                [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                    transfer<false>(queue, image, region, std::forward<Host>(src), wait, event,
+                                    on_error);
+                },
+                options...);
+        }
+    }
+
+    /// queue.map_read(image, [region]): a MappedImage of const pixels (blocking); with
+    /// `with_event`, `auto [view, event] = queue.map_read(image, openclaw::with_event)`.
+    template <CommandOption... O>
+    static ImageMapResult<const Pixel, O...> command(verb::MapRead, const Queue& queue,
+                                                     const Image& image, O&&... options) {
+        return map<const Pixel>(queue, image, image.whole(), CL_MAP_READ, options...);
+    }
+    template <CommandOption... O>
+    static ImageMapResult<const Pixel, O...> command(verb::MapRead, const Queue& queue,
+                                                     const Image& image, const ImageRegion& region,
+                                                     O&&... options) {
+        return map<const Pixel>(queue, image, region, CL_MAP_READ, options...);
+    }
+    /// queue.map_write(image, [region]): CL_MAP_WRITE.
+    template <CommandOption... O>
+    static ImageMapResult<Pixel, O...> command(verb::MapWrite, const Queue& queue,
+                                               const Image& image, O&&... options) {
+        return map<Pixel>(queue, image, image.whole(), CL_MAP_WRITE, options...);
+    }
+    template <CommandOption... O>
+    static ImageMapResult<Pixel, O...> command(verb::MapWrite, const Queue& queue,
+                                               const Image& image, const ImageRegion& region,
+                                               O&&... options) {
+        return map<Pixel>(queue, image, region, CL_MAP_WRITE, options...);
+    }
+    /// queue.map_discard(image, [region]): CL_MAP_WRITE_INVALIDATE_REGION.
+    template <CommandOption... O>
+    static ImageMapResult<Pixel, O...> command(verb::MapDiscard, const Queue& queue,
+                                               const Image& image, O&&... options) {
+        return map<Pixel>(queue, image, image.whole(), CL_MAP_WRITE_INVALIDATE_REGION, options...);
+    }
+    template <CommandOption... O>
+    static ImageMapResult<Pixel, O...> command(verb::MapDiscard, const Queue& queue,
+                                               const Image& image, const ImageRegion& region,
+                                               O&&... options) {
+        return map<Pixel>(queue, image, region, CL_MAP_WRITE_INVALIDATE_REGION, options...);
+    }
+    /// queue.map_read_write(image, [region]).
+    template <CommandOption... O>
+    static ImageMapResult<Pixel, O...> command(verb::MapReadWrite, const Queue& queue,
+                                               const Image& image, O&&... options) {
+        return map<Pixel>(queue, image, image.whole(), CL_MAP_READ | CL_MAP_WRITE, options...);
+    }
+    template <CommandOption... O>
+    static ImageMapResult<Pixel, O...> command(verb::MapReadWrite, const Queue& queue,
+                                               const Image& image, const ImageRegion& region,
+                                               O&&... options) {
+        return map<Pixel>(queue, image, region, CL_MAP_READ | CL_MAP_WRITE, options...);
+    }
+
+    /// queue.fill(image, region, colour) (clEnqueueFillImage; enqueued): a cl_float4 for
+    /// normalized and float formats, a cl_int4 or cl_uint4 for signed or unsigned integer ones
+    /// (checked against the image's format).
+    template <class Color, CommandOption... O>
+    requires is_fill_color<Color>
+    static EventIfAsked<O...> command(verb::Fill, const Queue& queue, const Image& image,
+                                      const ImageRegion& region, const Color& color,
+                                      O&&... options) {
+        static_assert(fill_color_of<Color>() == fill_color_for(Image::pixel_type::type),
+                      "queue.fill(image, region, colour): the colour does not fit the image's "
+                      "pixel format: cl_float4 for normalized and floating-point formats (RGBA8, "
+                      "R32F), cl_int4 for signed integer formats, cl_uint4 for unsigned integer "
+                      "formats");
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                fill_image(image.image_, Image::kind, Image::format, queue, region, &color,
+                           fill_color_of<Color>(), wait, event, on_error);
+            },
+            options...);
+    }
+
+    /// queue.copy(image, region, buffer_region): the pixels of `region` into the buffer region,
+    /// packed (clEnqueueCopyImageToBuffer; enqueued). The buffer region must hold them.
+    template <BufferRegion Region, CommandOption... O>
+    static EventIfAsked<O...> command(verb::Copy, const Queue& queue, const Image& src,
+                                      const ImageRegion& region, const Region& dst,
+                                      O&&... options) {
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                copy_image_region<Image>(queue, src.image_, Image::kind, Image::format,
+                                         region_of(dst), true, region, wait, event, on_error);
+            },
+            options...);
+    }
+    /// queue.copy(buffer_region, image, region): packed pixels into `region` of the image
+    /// (clEnqueueCopyBufferToImage; enqueued).
+    template <BufferRegion Region, CommandOption... O>
+    static EventIfAsked<O...> command(verb::Copy, const Queue& queue, const Region& src,
+                                      const Image& dst, const ImageRegion& region, O&&... options) {
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                copy_image_region<Image>(queue, dst.image_, Image::kind, Image::format,
+                                         region_of(src), false, region, wait, event, on_error);
+            },
+            options...);
+    }
+    /// queue.copy(image, region, other, to): `region` to `to` (its first pixel) in an image of the
+    /// same pixel format (clEnqueueCopyImage; enqueued).
+    template <class Destination, CommandOption... O>
+    requires is_image<Destination>
+    static EventIfAsked<O...> command(verb::Copy, const Queue& queue, const Image& src,
+                                      const ImageRegion& region, const Destination& dst,
+                                      const std::array<std::size_t, 3>& to, O&&... options) {
+        static_assert(Image::format.format.image_channel_order ==
+                              Destination::format.format.image_channel_order &&
+                          Image::format.format.image_channel_data_type ==
+                              Destination::format.format.image_channel_data_type,
+                      "queue.copy(image, region, image, to): images copy only to images of their "
+                      "pixel format (copy through a buffer, or convert in a kernel)");
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                copy_images(src.image_, Image::kind, Image::format, dst.image_, Destination::kind,
+                            Destination::format, region, to, queue, wait, event, on_error);
+            },
+            options...);
+    }
+
+  private:
+    template <class View, class... O>
+    static ImageMapResult<View, O...> map(const Queue& queue, const Image& image,
+                                          const ImageRegion& region, cl_map_flags flags,
+                                          O&... options) {
+        return run_map(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                return image.template map<View>(queue, region, flags, wait, event, on_error);
+            },
+            options...);
+    }
+
+    // The transfers' one body: the host memory checked at compile time against the image's
+    // pixel type (writable for a read), then the image's transfer.
+    template <bool Read, class Host>
+    static void transfer(const Queue& queue, const Image& image, const ImageRegion& region,
+                         Host&& host, const WaitList& wait, cl_event* event, OnError on_error) {
+        using Memory = std::conditional_t<Read, Pixel, const Pixel>;
+        constexpr bool fits = std::is_convertible_v<Host&&, std::span<Memory>>;
+        static_assert(fits || !Read,
+                      "queue.read(image, ...): the host memory must be a writable vector, array "
+                      "or span of the image's pixel type, Image::host_type (cl_uchar4 for an "
+                      "RGBA8 image, float for R32F)");
+        static_assert(fits || Read,
+                      "queue.write(image, ...): the host memory must be a vector, array or span "
+                      "of the image's pixel type, Image::host_type (cl_uchar4 for an RGBA8 image, "
+                      "float for R32F)");
+        const std::span<Memory> memory = host_span<Memory>(std::forward<Host>(host));
+        image.transfer(Read, queue, region, memory.data(), memory.size(), wait, event, on_error);
+    }
+};
 }  // namespace detail
-
-template <class Image, detail::BufferRegion Region, detail::CommandOption... Options>
-requires detail::is_image<Image> detail::EventIfAsked<Options...> Queue::copy(
-    const Image& src, const ImageRegion& region, const Region& dst, Options&&... options)
-const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::copy_image_region<Image>(*this, src.image_, Image::kind, Image::format,
-                                             detail::region_of(dst), true, region, wait, event,
-                                             on_error);
-        },
-        options...);
-}
-
-template <detail::BufferRegion Region, class Image, detail::CommandOption... Options>
-requires detail::is_image<Image> detail::EventIfAsked<Options...> Queue::copy(
-    const Region& src, const Image& dst, const ImageRegion& region, Options&&... options)
-const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::copy_image_region<Image>(*this, dst.image_, Image::kind, Image::format,
-                                             detail::region_of(src), false, region, wait, event,
-                                             on_error);
-        },
-        options...);
-}
-
-template <class Source, class Destination, detail::CommandOption... Options>
-requires(detail::is_image<Source>&& detail::is_image<Destination>)
-    detail::EventIfAsked<Options...> Queue::copy(const Source& src, const ImageRegion& region,
-                                                 const Destination& dst,
-                                                 const std::array<std::size_t, 3>& to,
-                                                 Options&&... options)
-const {
-    static_assert(Source::format.format.image_channel_order ==
-                          Destination::format.format.image_channel_order &&
-                      Source::format.format.image_channel_data_type ==
-                          Destination::format.format.image_channel_data_type,
-                  "queue.copy(image, region, image, to): images copy only to images of their "
-                  "pixel format (copy through a buffer, or convert in a kernel)");
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::copy_images(src.image_, Source::kind, Source::format, dst.image_,
-                                Destination::kind, Destination::format, region, to, *this, wait,
-                                event, on_error);
-        },
-        options...);
-}
 
 OPENCLAW_END_NAMESPACE
 

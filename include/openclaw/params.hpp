@@ -254,6 +254,22 @@ struct ArgumentTraits<LocalMem<T>> {
     }
 };
 
+/// The rules every argument that passes a pointer to T (a buffer, an SVM pointer) starts with:
+/// not for a scalar parameter nor one that is not a pointer, and only for a pointer to T;
+/// Verdict::ok when they hold (the kind's own rules follow).
+template <class P, class T>
+consteval Verdict pointer_verdict() {
+    if constexpr (ParamTraits<P>::kind == ParamKind::scalar) {
+        return Verdict::scalar_got_buffer;
+    } else if constexpr (!is_pointer_param<P>) {
+        return wanted_by<P>();
+    } else if constexpr (!std::is_same_v<typename ParamTraits<P>::element_type, T>) {
+        return Verdict::element_mismatch;
+    } else {
+        return Verdict::ok;
+    }
+}
+
 /// A Buffer<T, Access>: its cl_mem, for a __global or __constant pointer to T whose use the
 /// access allows.
 template <class T, class Access>
@@ -273,12 +289,8 @@ struct ArgumentTraits<Buffer<T, Access>> {
     template <class P>
     static consteval Verdict verdict() {
         constexpr ParamKind kind = ParamTraits<P>::kind;
-        if constexpr (kind == ParamKind::scalar) {
-            return Verdict::scalar_got_buffer;
-        } else if constexpr (!is_pointer_param<P>) {
-            return wanted_by<P>();
-        } else if constexpr (!std::is_same_v<typename ParamTraits<P>::element_type, T>) {
-            return Verdict::element_mismatch;
+        if constexpr (pointer_verdict<P, T>() != Verdict::ok) {
+            return pointer_verdict<P, T>();
         } else if constexpr (kind == ParamKind::in_out) {
             return std::is_same_v<Access, ReadWrite> ? Verdict::ok : Verdict::needs_read_write;
         } else if constexpr (kind == ParamKind::global) {

@@ -8,6 +8,7 @@
 #include <openclaw/context.hpp>
 #include <openclaw/detail/argument_gate.hpp>
 #include <openclaw/detail/checked.hpp>
+#include <openclaw/detail/commands.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/device.hpp>
@@ -213,6 +214,50 @@ auto run_map(Map&& map, O&... options) {
         return map(*o.wait, nullptr, o.on_error);
     }
 }
+
+/// The verbs of the queue's open commands: the first parameter of a CommandTraits' `command`,
+/// naming the Queue member that calls it.
+namespace verb {
+struct Read {};
+struct Write {};
+struct Copy {};
+struct Fill {};
+struct MapRead {};
+struct MapWrite {};
+struct MapDiscard {};
+struct MapReadWrite {};
+struct Migrate {};
+struct Acquire {};
+struct Release {};
+struct Wait {};
+struct Signal {};
+}  // namespace verb
+
+/// The commands a side wing adds to Queue for an operand type of its own, specialised beside the
+/// type (images in image.hpp, SVM spans in svm.hpp, semaphores and imported buffers in
+/// external.hpp), so that Queue never names them (docs/design.md, "Where a new command goes").
+/// A specialisation for an operand type and a verb (or, partially, for every verb) declares
+/// static overloads `command(Verb, const Queue&, operands..., options...)`, one per operand shape;
+/// `queue.read(operand, rest...)` calls the one of its first operand's type, `queue.copy(src,
+/// dst, rest...)` the source's or else the destination's. The primary template has none. The
+/// verb is a parameter so that a wing may add a verb to a core type (external.hpp: acquire and
+/// release of a Buffer) without changing what the core's own verbs see.
+template <class Operand, class Verb>
+struct CommandTraits {};
+
+/// True when CommandTraits<Operand, Verb> has a `command` for `args`.
+template <class Verb, class Operand, class... Args>
+concept has_command = requires(const Queue& queue, Args&&... args) {
+    CommandTraits<std::remove_cvref_t<Operand>, Verb>::command(Verb{}, queue,
+                                                               std::forward<Args>(args)...);
+};
+
+/// A memory object of any kind: what clEnqueueMigrateMemObjects takes.
+template <class M>
+concept MemoryObject = requires(const M& memory) {
+    { memory.get() } -> std::same_as<cl_mem>;
+    { memory.context_handle() } -> std::same_as<cl_context>;
+};
 
 }  // namespace detail
 
@@ -432,223 +477,148 @@ class Queue {
     detail::EventIfAsked<Options...> copy(const Buffer<T, A>& src, const Buffer<T, B>& dst,
                                           const R& rect, Options&&... options) const;
 
-    /// Moves a buffer or image to this queue's device ahead of its use (clEnqueueMigrateMemObjects;
-    /// enqueued). Options: `with_event`, a wait list, an error target.
-    template <class Memory, detail::CommandOption... Options>
-    requires(detail::is_buffer<Memory> || detail::is_image<Memory>)
-        detail::EventIfAsked<Options...> migrate(const Memory& memory, Options&&... options)
-    const { return migrate(memory, MigrateOptions{}, std::forward<Options>(options)...); }
+    /// Moves a memory object (a buffer, an image) to this queue's device ahead of its use
+    /// (clEnqueueMigrateMemObjects; enqueued). Options: `with_event`, a wait list, an error
+    /// target.
+    template <detail::MemoryObject Memory, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> migrate(const Memory& memory, Options&&... options) const {
+        return migrate(memory, MigrateOptions{}, std::forward<Options>(options)...);
+    }
     /// As migrate(), with `options` (`{.to_host = true}`: to the host; `{.content_undefined =
     /// true}`: the contents need not move).
-    template <class Memory, detail::CommandOption... Options>
-    requires(detail::is_buffer<Memory> || detail::is_image<Memory>)
-        detail::EventIfAsked<Options...> migrate(const Memory& memory, const MigrateOptions& how,
-                                                 Options&&... options)
-    const;
+    template <detail::MemoryObject Memory, detail::CommandOption... Options>
+    detail::EventIfAsked<Options...> migrate(const Memory& memory, const MigrateOptions& how,
+                                             Options&&... options) const;
 
-    // ---- image commands (image.hpp): the image, an optional ImageRegion, host memory ------
-    // Host memory is a contiguous range of the image's pixel host type (a vector, array, span);
-    // rows are packed unless the region gives row_pitch / slice_pitch. Transfers and maps block;
-    // fills and copies are enqueued. Options as the buffer commands': `with_event` (the
-    // command's Event, beside the view for a map), a wait list, an error target, in any order.
+    // ---- the open commands: what a side wing adds for its own operand types -----------------
+    // Each verb calls detail::CommandTraits<first operand>::command(verb, *this, operands...)
+    // (for copy, the source's traits or else the destination's), declared beside the type:
+    // images (image.hpp: read, write, the maps, fill, copy), SVM spans (svm.hpp: copy, fill,
+    // migrate, the maps), imported buffers and semaphores (external.hpp: acquire, release, wait,
+    // signal). Options are the buffer commands', checked by the same detail::run_command.
 
-    /// Reads the whole image into host memory (blocking; see image.hpp for the layout).
-    template <class Image, class Host, detail::CommandOption... Options>
-    requires detail::is_image<Image> detail::EventIfAsked<Options...> read(const Image& image,
-                                                                           Host&& dst,
-                                                                           Options&&... options)
-    const {
-        return read(image, image.whole(), std::forward<Host>(dst),
-                    std::forward<Options>(options)...);
+    /// Reads `memory` (an image, or what a wing adds) into host memory; see its header.
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::Read, Memory, const Memory&, Rest...>
+    decltype(auto) read(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::Read>::command(
+            detail::verb::Read{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Reads `region` of the image into host memory (blocking).
-    template <class Image, class Host, detail::CommandOption... Options>
-    requires detail::is_image<Image> detail::EventIfAsked<Options...> read(
-        const Image& image, const ImageRegion& region, Host&& dst, Options&&... options)
-    const {
-        static_assert(!detail::asks_nonblocking<Options...>,
-                      "queue.read(image, ...): an image read blocks");
-        if constexpr (!detail::asks_nonblocking<Options...>) {
-            return detail::run_command(
-                [&](const WaitList& wait, cl_event* event, OnError on_error) {
-                    image_transfer<true>(image, region, std::forward<Host>(dst), wait, event,
-                                         on_error);
-                },
-                options...);
-        }
+    /// Writes host memory into `memory` (an image, or what a wing adds).
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::Write, Memory, const Memory&, Rest...>
+    decltype(auto) write(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::Write>::command(
+            detail::verb::Write{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Writes host memory over the whole image (blocking).
-    template <class Image, class Host, detail::CommandOption... Options>
-    requires detail::is_image<Image> detail::EventIfAsked<Options...> write(const Image& image,
-                                                                            Host&& src,
-                                                                            Options&&... options)
-    const {
-        return write(image, image.whole(), std::forward<Host>(src),
-                     std::forward<Options>(options)...);
+    /// Copies between memory of a wing's kinds (images, SVM) or between one and a buffer.
+    template <class Source, class... Rest>
+    requires detail::has_command<detail::verb::Copy, Source, const Source&, Rest...>
+    decltype(auto) copy(const Source& src, Rest&&... rest) const {
+        return detail::CommandTraits<Source, detail::verb::Copy>::command(
+            detail::verb::Copy{}, *this, src, std::forward<Rest>(rest)...);
     }
-    /// Writes host memory over `region` of the image (blocking).
-    template <class Image, class Host, detail::CommandOption... Options>
-    requires detail::is_image<Image> detail::EventIfAsked<Options...> write(
-        const Image& image, const ImageRegion& region, Host&& src, Options&&... options)
-    const {
-        static_assert(!detail::asks_nonblocking<Options...>,
-                      "queue.write(image, ...): an image write blocks");
-        if constexpr (!detail::asks_nonblocking<Options...>) {
-            return detail::run_command(
-                [&](const WaitList& wait, cl_event* event, OnError on_error) {
-                    image_transfer<false>(image, region, std::forward<Host>(src), wait, event,
-                                          on_error);
-                },
-                options...);
-        }
+    /// As above, for a copy into a wing's kind from another kind (a buffer into an image).
+    template <class Source, class Destination, class... Rest>
+    requires(!detail::has_command<detail::verb::Copy, Source, const Source&, const Destination&,
+                                  Rest...> &&
+             detail::has_command<detail::verb::Copy, Destination, const Source&, const Destination&,
+                                 Rest...>) decltype(auto)
+        copy(const Source& src, const Destination& dst, Rest&&... rest) const {
+        return detail::CommandTraits<Destination, detail::verb::Copy>::command(
+            detail::verb::Copy{}, *this, src, dst, std::forward<Rest>(rest)...);
     }
-    /// Maps the whole image, or `region` of it, for reading: a MappedImage of const pixels
-    /// (blocking); with `with_event`, `auto [view, event] = queue.map_read(image,
-    /// openclaw::with_event)`.
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_read(const Image& image, Options&&... options) const {
-        return map_read(image, image.whole(), std::forward<Options>(options)...);
+    /// As above, with a point in the destination as the fourth operand, which may be braced:
+    /// `queue.copy(image, region, other, {x, y, z})`.
+    template <class Source, class Region, class Destination, class... Rest>
+    requires detail::has_command < detail::verb::Copy, Source, const Source&, const Region&,
+        const Destination&, const std::array<std::size_t, 3>
+    &, Rest... > decltype(auto) copy(const Source& src, const Region& region,
+                                     const Destination& dst, const std::array<std::size_t, 3>& to,
+                                     Rest&&... rest) const {
+        return detail::CommandTraits<Source, detail::verb::Copy>::command(
+            detail::verb::Copy{}, *this, src, region, dst, to, std::forward<Rest>(rest)...);
     }
-    /// Maps `region` of the image for reading.
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_read(const Image& image, const ImageRegion& region,
-                                Options&&... options) const {
-        return map_image<const typename Image::host_type>(image, region, CL_MAP_READ, options...);
+    /// Fills memory of a wing's kind (an image region with a colour, SVM with a value).
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::Fill, Memory, const Memory&, Rest...>
+    decltype(auto) fill(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::Fill>::command(
+            detail::verb::Fill{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Maps the whole image for writing (CL_MAP_WRITE) (blocking).
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_write(const Image& image, Options&&... options) const {
-        return map_write(image, image.whole(), std::forward<Options>(options)...);
+    /// Maps memory of a wing's kind for reading: a view that unmaps itself.
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::MapRead, Memory, const Memory&, Rest...>
+    [[nodiscard]] decltype(auto) map_read(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::MapRead>::command(
+            detail::verb::MapRead{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Maps `region` of the image for writing (CL_MAP_WRITE).
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_write(const Image& image, const ImageRegion& region,
-                                 Options&&... options) const {
-        return map_image<typename Image::host_type>(image, region, CL_MAP_WRITE, options...);
+    /// Maps memory of a wing's kind for writing (CL_MAP_WRITE).
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::MapWrite, Memory, const Memory&, Rest...>
+    [[nodiscard]] decltype(auto) map_write(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::MapWrite>::command(
+            detail::verb::MapWrite{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Maps the whole image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION) (blocking).
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_discard(const Image& image, Options&&... options) const {
-        return map_discard(image, image.whole(), std::forward<Options>(options)...);
+    /// Maps memory of a wing's kind for overwriting (CL_MAP_WRITE_INVALIDATE_REGION).
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::MapDiscard, Memory, const Memory&, Rest...>
+    [[nodiscard]] decltype(auto) map_discard(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::MapDiscard>::command(
+            detail::verb::MapDiscard{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Maps `region` of the image for overwriting (CL_MAP_WRITE_INVALIDATE_REGION).
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_discard(const Image& image, const ImageRegion& region,
-                                   Options&&... options) const {
-        return map_image<typename Image::host_type>(image, region, CL_MAP_WRITE_INVALIDATE_REGION,
-                                                    options...);
+    /// Maps memory of a wing's kind for reading and writing.
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::MapReadWrite, Memory, const Memory&, Rest...>
+    [[nodiscard]] decltype(auto) map_read_write(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::MapReadWrite>::command(
+            detail::verb::MapReadWrite{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Maps the whole image for reading and writing (blocking).
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_read_write(const Image& image, Options&&... options) const {
-        return map_read_write(image, image.whole(), std::forward<Options>(options)...);
+    /// Migrates memory of a wing's kind that is not a memory object (SVM).
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::Migrate, Memory, const Memory&, Rest...>
+    decltype(auto) migrate(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::Migrate>::command(
+            detail::verb::Migrate{}, *this, memory, std::forward<Rest>(rest)...);
     }
-    /// Maps `region` of the image for reading and writing.
-    template <class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image>
-    [[nodiscard]] auto map_read_write(const Image& image, const ImageRegion& region,
-                                      Options&&... options) const {
-        return map_image<typename Image::host_type>(image, region, CL_MAP_READ | CL_MAP_WRITE,
-                                                    options...);
+    /// As above, with MigrateOptions, which may be braced: `queue.migrate(svm(v), {.to_host =
+    /// true})`.
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::Migrate, Memory, const Memory&,
+                                 const MigrateOptions&, Rest...>
+    decltype(auto) migrate(const Memory& memory, const MigrateOptions& how, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::Migrate>::command(
+            detail::verb::Migrate{}, *this, memory, how, std::forward<Rest>(rest)...);
     }
-
-    /// Fills `region` of an image with `color` (clEnqueueFillImage; enqueued): a cl_float4 for
-    /// normalized and float formats, a cl_int4 or cl_uint4 for signed or unsigned integer ones
-    /// (checked against the image's format).
-    template <class Image, class Color, detail::CommandOption... Options>
-    requires(detail::is_image<Image>&& detail::is_fill_color<Color>)
-        detail::EventIfAsked<Options...> fill(const Image& image, const ImageRegion& region,
-                                              const Color& color, Options&&... options)
-    const;
-    /// Copies `region` of an image into a buffer region of its pixels' host type, packed
-    /// (clEnqueueCopyImageToBuffer; enqueued). The buffer region must hold the pixels.
-    template <class Image, detail::BufferRegion Region, detail::CommandOption... Options>
-    requires detail::is_image<Image> detail::EventIfAsked<Options...> copy(
-        const Image& src, const ImageRegion& region, const Region& dst, Options&&... options)
-    const;
-    /// Copies packed pixels from a buffer region into `region` of an image
-    /// (clEnqueueCopyBufferToImage; enqueued).
-    template <detail::BufferRegion Region, class Image, detail::CommandOption... Options>
-    requires detail::is_image<Image> detail::EventIfAsked<Options...> copy(
-        const Region& src, const Image& dst, const ImageRegion& region, Options&&... options)
-    const;
-    /// Copies `region` of one image to `to` (its first pixel) in another of the same pixel
-    /// format (clEnqueueCopyImage; enqueued).
-    template <class Source, class Destination, detail::CommandOption... Options>
-    requires(detail::is_image<Source>&& detail::is_image<Destination>)
-        detail::EventIfAsked<Options...> copy(const Source& src, const ImageRegion& region,
-                                              const Destination& dst,
-                                              const std::array<std::size_t, 3>& to,
-                                              Options&&... options)
-    const;
-
-#if CL_TARGET_OPENCL_VERSION >= 200
-    // ---- shared virtual memory (svm.hpp): spans of SVM allocations -----------------------
-    // Options as the buffer commands'.
-    /// Copies `src` to the start of `dst` (clEnqueueSVMMemcpy; blocking, since either side may
-    /// be host memory); `dst` must hold `src`.
-    template <class T, detail::CommandOption... Options>
-    detail::EventIfAsked<Options...> svm_copy(std::span<T> dst,
-                                              std::type_identity_t<std::span<const T>> src,
-                                              Options&&... options) const;
-    /// Sets every element of SVM memory to `value` (clEnqueueSVMMemFill; enqueued: the
-    /// pattern is copied at once). T's size must be a power of two up to 128 bytes.
-    template <class T, detail::CommandOption... Options>
-    detail::EventIfAsked<Options...> svm_fill(std::span<T> dst,
-                                              const std::type_identity_t<T>& value,
-                                              Options&&... options) const;
-    /// Migrates SVM memory to this queue's device or the host (clEnqueueSVMMigrateMem, OpenCL
-    /// 2.1 platforms; enqueued).
-    template <class T, detail::CommandOption... Options>
-    detail::EventIfAsked<Options...> svm_migrate(std::span<T> memory, const MigrateOptions& how,
-                                                 Options&&... options) const;
-    /// Maps SVM memory for reading (clEnqueueSVMMap; blocking): a view of const T that unmaps
-    /// itself; with `with_event` the view and the map command's Event. Coarse-grain SVM must be
-    /// mapped for the host to touch it.
-    template <class T, detail::CommandOption... Options>
-    [[nodiscard]] auto svm_map_read(std::span<T> region, Options&&... options) const;
-    /// Maps SVM memory for writing (CL_MAP_WRITE: what the host leaves keeps its contents).
-    template <class T, detail::CommandOption... Options>
-    [[nodiscard]] auto svm_map_write(std::span<T> region, Options&&... options) const;
-    /// Maps SVM memory for overwriting (CL_MAP_WRITE_INVALIDATE_REGION: write every element).
-    template <class T, detail::CommandOption... Options>
-    [[nodiscard]] auto svm_map_discard(std::span<T> region, Options&&... options) const;
-    /// Maps SVM memory for reading and writing.
-    template <class T, detail::CommandOption... Options>
-    [[nodiscard]] auto svm_map_read_write(std::span<T> region, Options&&... options) const;
-#endif
-
-    // ---- external memory and semaphores (external.hpp) ------------------------------------
-    // Options as the buffer commands'.
-    /// Hands a buffer made by import_buffer() to OpenCL before its commands here use it
-    /// (clEnqueueAcquireExternalMemObjectsKHR; enqueued).
-    template <class T, class A, detail::CommandOption... Options>
-    detail::EventIfAsked<Options...> acquire_external(const Buffer<T, A>& buffer,
-                                                      Options&&... options) const;
-    /// Hands an imported buffer back to the API it came from after this queue's commands on it
-    /// (clEnqueueReleaseExternalMemObjectsKHR; enqueued).
-    template <class T, class A, detail::CommandOption... Options>
-    detail::EventIfAsked<Options...> release_external(const Buffer<T, A>& buffer,
-                                                      Options&&... options) const;
-    /// Commands enqueued after this one wait until `semaphore` is signalled, by a queue or by
-    /// the API that exported it (clEnqueueWaitSemaphoresKHR; enqueued). NVIDIA 580 does not
-    /// return while a command this one depends on waits for an incomplete UserEvent (as
-    /// signal(); docs/interop.md): complete such events on another thread.
-    template <std::same_as<Semaphore> S, detail::CommandOption... Options>
-    detail::EventIfAsked<Options...> wait(const S& semaphore, Options&&... options) const;
-    /// Signals `semaphore` once the commands before this one have completed
-    /// (clEnqueueSignalSemaphoresKHR; enqueued). NVIDIA 580 does not return while a command this
-    /// one depends on (a wait list, or an earlier command of the queue) waits for an incomplete
-    /// UserEvent: a thread that completes that event after this call never gets there.
-    template <std::same_as<Semaphore> S, detail::CommandOption... Options>
-    detail::EventIfAsked<Options...> signal(const S& semaphore, Options&&... options) const;
+    /// Hands memory shared with another API to OpenCL before this queue's commands use it (an
+    /// imported buffer: clEnqueueAcquireExternalMemObjectsKHR).
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::Acquire, Memory, const Memory&, Rest...>
+    decltype(auto) acquire(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::Acquire>::command(
+            detail::verb::Acquire{}, *this, memory, std::forward<Rest>(rest)...);
+    }
+    /// Hands memory shared with another API back after this queue's commands on it.
+    template <class Memory, class... Rest>
+    requires detail::has_command<detail::verb::Release, Memory, const Memory&, Rest...>
+    decltype(auto) release(const Memory& memory, Rest&&... rest) const {
+        return detail::CommandTraits<Memory, detail::verb::Release>::command(
+            detail::verb::Release{}, *this, memory, std::forward<Rest>(rest)...);
+    }
+    /// Commands enqueued after this one wait for `signal` (a semaphore: external.hpp).
+    template <class Signal, class... Rest>
+    requires detail::has_command<detail::verb::Wait, Signal, const Signal&, Rest...>
+    decltype(auto) wait(const Signal& object, Rest&&... rest) const {
+        return detail::CommandTraits<Signal, detail::verb::Wait>::command(
+            detail::verb::Wait{}, *this, object, std::forward<Rest>(rest)...);
+    }
+    /// Signals `signal` once the commands before this one have completed (a semaphore).
+    template <class Signal, class... Rest>
+    requires detail::has_command<detail::verb::Signal, Signal, const Signal&, Rest...>
+    decltype(auto) signal(const Signal& object, Rest&&... rest) const {
+        return detail::CommandTraits<Signal, detail::verb::Signal>::command(
+            detail::verb::Signal{}, *this, object, std::forward<Rest>(rest)...);
+    }
 
     /// An event that completes when the events of `wait` have (or, with an empty list, when
     /// every command enqueued so far has). Other commands may run past it.
@@ -664,33 +634,17 @@ class Queue {
     }
 
     /// The raw cl_command_queue (not retained; null when empty).
-    cl_command_queue get() const noexcept {
-        return handle_.get();
-    }
+    cl_command_queue get() const noexcept { return handle_.get(); }
     /// The raw context the queue belongs to (not retained: the queue keeps it alive).
-    cl_context context_handle() const noexcept {
-        return context_;
-    }
+    cl_context context_handle() const noexcept { return context_; }
     /// True when the object holds a queue.
-    explicit operator bool() const noexcept {
-        return static_cast<bool>(handle_);
-    }
+    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
     friend bool operator==(const Queue& a, const Queue& b) noexcept {
         return a.handle_ == b.handle_;
     }
 
   private:
     friend struct detail::QueueAccess;
-
-    template <class Pixel, class Image, class... Options>
-    auto map_image(const Image& image, const ImageRegion& region, cl_map_flags flags,
-                   Options&... options) const {
-        return detail::run_map(
-            [&](const WaitList& wait, cl_event* event, OnError on_error) {
-                return image.template map<Pixel>(*this, region, flags, wait, event, on_error);
-            },
-            options...);
-    }
 
     Queue(detail::Handle<cl_command_queue> handle, OnError on_error);
 
@@ -731,33 +685,13 @@ class Queue {
             return;
         }
         // global is not empty (checked): its sizes go as they are.
-        const cl_int code = detail::enqueued(
-            clEnqueueNDRangeKernel(get(), kernel.get(), global.dimensions(), offset, global.sizes(),
-                                   local.data(), wait.size(), wait.data(), event),
-            event);
+        const detail::LaunchCommand command{kernel.get(), global.dimensions(), offset,
+                                            global.sizes(), local.data()};
+        const cl_int code =
+            detail::enqueued(command.enqueue(get(), wait.size(), wait.data(), event), event);
         if (code != CL_SUCCESS) [[unlikely]] {
             launch_failed(code, kernel.get(), global, local, on_error);
         }
-    }
-
-    // The image transfers' one body: the host memory checked at compile time against the image's
-    // pixel type (writable for a read), then the image's transfer.
-    template <bool Read, class Image, class Host>
-    void image_transfer(const Image& image, const ImageRegion& region, Host&& host,
-                        const WaitList& wait, cl_event* event, OnError on_error) const {
-        using Pixel =
-            std::conditional_t<Read, typename Image::host_type, const typename Image::host_type>;
-        constexpr bool fits = std::is_convertible_v<Host&&, std::span<Pixel>>;
-        static_assert(fits || !Read,
-                      "queue.read(image, ...): the host memory must be a writable vector, array "
-                      "or span of the image's pixel type, Image::host_type (cl_uchar4 for an "
-                      "RGBA8 image, float for R32F)");
-        static_assert(fits || Read,
-                      "queue.write(image, ...): the host memory must be a vector, array or span "
-                      "of the image's pixel type, Image::host_type (cl_uchar4 for an RGBA8 image, "
-                      "float for R32F)");
-        const std::span<Pixel> memory = detail::host_span<Pixel>(std::forward<Host>(host));
-        image.transfer(Read, *this, region, memory.data(), memory.size(), wait, event, on_error);
     }
 
     // The gate of a kernel's argument values (null for a kernel type without one).

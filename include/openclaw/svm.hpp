@@ -60,6 +60,54 @@ constexpr SvmPointer<T> svm(T* pointer) noexcept {
     return {pointer};
 }
 
+/// A span of shared virtual memory, what the queue's SVM commands take: `queue.copy(svm(a),
+/// svm(b))`, `queue.fill(svm(v), x)`, `queue.map_read(svm(v))`, `queue.migrate(svm(v))`. A
+/// std::span's type cannot say that its memory is SVM; this one's does. A view, like std::span:
+/// the memory stays its owner's.
+template <class T>
+class SvmSpan {
+  public:
+    /// The element type.
+    using element_type = T;
+
+    /// An empty span.
+    constexpr SvmSpan() noexcept = default;
+    /// `memory`, which must be SVM (from SvmAllocator or clSVMAlloc).
+    constexpr explicit SvmSpan(std::span<T> memory) noexcept : span_(memory) {}
+    /// A span of non-const elements as one of const elements.
+    template <class U>
+    requires std::is_same_v<const U, T>
+    constexpr SvmSpan(SvmSpan<U> other) noexcept : span_(other.span()) {}  // NOLINT: implicit
+
+    /// The memory as a std::span.
+    constexpr std::span<T> span() const noexcept { return span_; }
+    /// The first element.
+    constexpr T* data() const noexcept { return span_.data(); }
+    /// The number of elements.
+    constexpr std::size_t size() const noexcept { return span_.size(); }
+    /// The size in bytes.
+    constexpr std::size_t size_bytes() const noexcept { return span_.size_bytes(); }
+
+  private:
+    std::span<T> span_;
+};
+
+/// Marks `memory` as SVM for the queue's commands: a span of it.
+template <class T, std::size_t Extent>
+constexpr SvmSpan<T> svm(std::span<T, Extent> memory) noexcept {
+    return SvmSpan<T>(memory);
+}
+/// Marks a container's memory (a std::vector with an SvmAllocator, say) as SVM for the queue's
+/// commands: a span of all its elements.
+template <class Container>
+requires(std::is_class_v<Container>&& requires(Container& memory) {
+    std::data(memory);
+    std::size(memory);
+}) constexpr auto svm(Container& memory) noexcept {
+    using T = std::remove_pointer_t<decltype(std::data(memory))>;
+    return SvmSpan<T>(std::span<T>(std::data(memory), std::size(memory)));
+}
+
 namespace detail {
 
 /// The kernel-argument rule of an SVM pointer (params.hpp): set with clSetKernelArgSVMPointer
@@ -80,13 +128,8 @@ struct ArgumentTraits<SvmPointer<T>> {
     template <class P>
     static consteval Verdict verdict() {
         constexpr ParamKind kind = ParamTraits<P>::kind;
-        if constexpr (kind == ParamKind::scalar) {
-            return Verdict::scalar_got_buffer;
-        } else if constexpr (!is_pointer_param<P>) {
-            return wanted_by<P>();
-        } else if constexpr (!std::is_same_v<std::remove_const_t<T>,
-                                             typename ParamTraits<P>::element_type>) {
-            return Verdict::element_mismatch;
+        if constexpr (pointer_verdict<P, std::remove_const_t<T>>() != Verdict::ok) {
+            return pointer_verdict<P, std::remove_const_t<T>>();
         } else if constexpr (std::is_const_v<T> &&
                              (kind == ParamKind::out || kind == ParamKind::in_out ||
                               kind == ParamKind::global)) {
@@ -207,8 +250,8 @@ class SvmAllocator {
     cl_svm_mem_flags flags_;
 };
 
-/// Host access to a region of coarse-grain SVM, made by queue.svm_map_read / svm_map_write /
-/// svm_map_discard / svm_map_read_write (blocking) and unmapped when destroyed or by unmap().
+/// Host access to a region of coarse-grain SVM, made by queue.map_read(svm(region)) (map_write,
+/// map_discard, map_read_write; blocking) and unmapped when destroyed or by unmap().
 /// Movable, not copyable. Errors of the destructor's unmap reach the error hook.
 template <class T>
 class SvmMapping {
@@ -268,7 +311,8 @@ class SvmMapping {
     T* end() const noexcept { return region_.data() + region_.size(); }
 
   private:
-    friend class Queue;
+    template <class, class>
+    friend struct detail::CommandTraits;
 
     SvmMapping(const Queue& queue, std::span<T> region, cl_map_flags flags, const WaitList& wait,
                cl_event* event, OnError on_error)
@@ -342,74 +386,129 @@ void svm_migrate(const Queue& queue, const void* memory, std::size_t bytes, Migr
 
 }  // namespace detail
 
-template <class T, detail::CommandOption... Options>
-detail::EventIfAsked<Options...> Queue::svm_copy(std::span<T> dst,
-                                                 std::type_identity_t<std::span<const T>> src,
-                                                 Options&&... options) const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::svm_copy(*this, dst.data(), src.data(), dst.size_bytes(), src.size_bytes(),
-                             wait, event, on_error);
-        },
-        options...);
-}
+namespace detail {
+template <class T>
+inline constexpr bool is_svm_span = false;
+template <class T>
+inline constexpr bool is_svm_span<SvmSpan<T>> = true;
 
-template <class T, detail::CommandOption... Options>
-detail::EventIfAsked<Options...> Queue::svm_fill(std::span<T> dst,
-                                                 const std::type_identity_t<T>& value,
-                                                 Options&&... options) const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::svm_fill(*this, dst.data(), dst.size_bytes(), &value, sizeof(T), wait, event,
-                             on_error);
-        },
-        options...);
-}
+/// The queue's SVM commands (queue.hpp's open commands), on spans marked with svm(...). Options
+/// as the buffer commands'.
+template <class T, class Verb>
+struct CommandTraits<SvmSpan<T>, Verb> {
+    /// What a map returns: the view, with `with_event` the map command's Event beside it.
+    template <class U, class... O>
+    using MapOf =
+        std::conditional_t<asks_event<O...>, std::pair<SvmMapping<U>, Event>, SvmMapping<U>>;
 
-template <class T, detail::CommandOption... Options>
-detail::EventIfAsked<Options...> Queue::svm_migrate(std::span<T> memory, const MigrateOptions& how,
-                                                    Options&&... options) const {
-    return detail::run_command(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            detail::svm_migrate(*this, memory.data(), memory.size_bytes(), how, wait, event,
-                                on_error);
-        },
-        options...);
-}
+    /// queue.copy(src, dst): the whole of `src` to the start of `dst`, which must hold it
+    /// (clEnqueueSVMMemcpy; blocking, since either side may be host memory: one of them is an
+    /// SvmSpan, the other an SvmSpan or host memory of the same element type).
+    template <class Source, class Destination, CommandOption... O>
+    static EventIfAsked<O...> command(verb::Copy, const Queue& queue, const Source& src,
+                                      Destination&& dst, O&&... options) {
+        const auto from = svm_side<true>(src);
+        const auto to = svm_side<false>(std::forward<Destination>(dst));
+        static_assert(!std::is_const_v<typename decltype(to)::element_type>,
+                      "queue.copy(src, svm(dst)): the destination must be writable");
+        static_assert(std::is_same_v<std::remove_const_t<typename decltype(from)::element_type>,
+                                     typename decltype(to)::element_type>,
+                      "queue.copy with SVM: the source and destination must have the same "
+                      "element type");
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                svm_copy(queue, to.data(), from.data(), to.size_bytes(), from.size_bytes(), wait,
+                         event, on_error);
+            },
+            options...);
+    }
+    /// queue.fill(svm(dst), value): every element set to `value` (clEnqueueSVMMemFill; enqueued:
+    /// the pattern is copied at once). T's size must be a power of two up to 128 bytes.
+    template <CommandOption... O>
+    static EventIfAsked<O...> command(verb::Fill, const Queue& queue, const SvmSpan<T>& dst,
+                                      const std::type_identity_t<std::remove_const_t<T>>& value,
+                                      O&&... options) {
+        static_assert(!std::is_const_v<T>, "queue.fill(svm(dst), value): dst must be writable");
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                svm_fill(queue, dst.data(), dst.size_bytes(), &value, sizeof(T), wait, event,
+                         on_error);
+            },
+            options...);
+    }
+    /// queue.migrate(svm(memory), [how]): to this queue's device, or the host with
+    /// `{.to_host = true}` (clEnqueueSVMMigrateMem, OpenCL 2.1 platforms; enqueued).
+    template <CommandOption... O>
+    static EventIfAsked<O...> command(verb::Migrate, const Queue& queue, const SvmSpan<T>& memory,
+                                      O&&... options) {
+        return command(verb::Migrate{}, queue, memory, MigrateOptions{},
+                       std::forward<O>(options)...);
+    }
+    template <CommandOption... O>
+    static EventIfAsked<O...> command(verb::Migrate, const Queue& queue, const SvmSpan<T>& memory,
+                                      const MigrateOptions& how, O&&... options) {
+        return run_command(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                svm_migrate(queue, memory.data(), memory.size_bytes(), how, wait, event, on_error);
+            },
+            options...);
+    }
+    /// queue.map_read(svm(region)) (clEnqueueSVMMap; blocking): a view of const T that unmaps
+    /// itself; with `with_event` the view and the map command's Event. Coarse-grain SVM must be
+    /// mapped for the host to touch it.
+    template <CommandOption... O>
+    static MapOf<const T, O...> command(verb::MapRead, const Queue& queue, const SvmSpan<T>& region,
+                                        O&&... options) {
+        return map<const T>(queue, region, CL_MAP_READ, options...);
+    }
+    /// queue.map_write(svm(region)): CL_MAP_WRITE (what the host leaves keeps its contents).
+    template <CommandOption... O>
+    static MapOf<T, O...> command(verb::MapWrite, const Queue& queue, const SvmSpan<T>& region,
+                                  O&&... options) {
+        return map<T>(queue, region, CL_MAP_WRITE, options...);
+    }
+    /// queue.map_discard(svm(region)): CL_MAP_WRITE_INVALIDATE_REGION (write every element).
+    template <CommandOption... O>
+    static MapOf<T, O...> command(verb::MapDiscard, const Queue& queue, const SvmSpan<T>& region,
+                                  O&&... options) {
+        return map<T>(queue, region, CL_MAP_WRITE_INVALIDATE_REGION, options...);
+    }
+    /// queue.map_read_write(svm(region)).
+    template <CommandOption... O>
+    static MapOf<T, O...> command(verb::MapReadWrite, const Queue& queue, const SvmSpan<T>& region,
+                                  O&&... options) {
+        return map<T>(queue, region, CL_MAP_READ | CL_MAP_WRITE, options...);
+    }
 
-template <class T, detail::CommandOption... Options>
-auto Queue::svm_map_read(std::span<T> region, Options&&... options) const {
-    return detail::run_map(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            return SvmMapping<const T>(*this, region, CL_MAP_READ, wait, event, on_error);
-        },
-        options...);
-}
-template <class T, detail::CommandOption... Options>
-auto Queue::svm_map_write(std::span<T> region, Options&&... options) const {
-    return detail::run_map(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            return SvmMapping<T>(*this, region, CL_MAP_WRITE, wait, event, on_error);
-        },
-        options...);
-}
-template <class T, detail::CommandOption... Options>
-auto Queue::svm_map_discard(std::span<T> region, Options&&... options) const {
-    return detail::run_map(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            return SvmMapping<T>(*this, region, CL_MAP_WRITE_INVALIDATE_REGION, wait, event,
-                                 on_error);
-        },
-        options...);
-}
-template <class T, detail::CommandOption... Options>
-auto Queue::svm_map_read_write(std::span<T> region, Options&&... options) const {
-    return detail::run_map(
-        [&](const WaitList& wait, cl_event* event, OnError on_error) {
-            return SvmMapping<T>(*this, region, CL_MAP_READ | CL_MAP_WRITE, wait, event, on_error);
-        },
-        options...);
-}
+  private:
+    template <class U, class... O>
+    static MapOf<U, O...> map(const Queue& queue, const SvmSpan<T>& region, cl_map_flags flags,
+                              O&... options) {
+        static_assert(std::is_const_v<U> || !std::is_const_v<T>,
+                      "queue.map_write / map_discard / map_read_write(svm(region)): the region "
+                      "must be writable (an SvmSpan of const elements maps for reading only)");
+        return run_map(
+            [&](const WaitList& wait, cl_event* event, OnError on_error) {
+                return SvmMapping<U>(queue, std::span<U>(region.span()), flags, wait, event,
+                                     on_error);
+            },
+            options...);
+    }
+
+    // One side of a copy as a span: an SvmSpan's, or host memory's (const for the source).
+    template <bool Source, class Side>
+    static auto svm_side(Side&& side) noexcept {
+        using Plain = std::remove_cvref_t<Side>;
+        if constexpr (is_svm_span<Plain>) {
+            return side.span();
+        } else if constexpr (Source) {
+            return std::span(std::as_const(side));
+        } else {
+            return std::span(side);
+        }
+    }
+};
+}  // namespace detail
 
 #endif  // CL_TARGET_OPENCL_VERSION >= 200
 

@@ -30,6 +30,9 @@ void control_memory(cf::VectorAdd& add, cf::Args& a, cf::Queue& q, float* p, con
     view[0] = 1.0f;  // a writable view
     const auto read = q.map_read(a.in);
     (void)read[0];
+    std::vector<float> host(4);
+    q.fill(cf::svm(std::span<float>(p, 4)), 1.0f);  // writable SVM
+    q.copy(cf::svm(std::span<float>(p, 4)), host);  // the same element type
 }
 
 void control_images(cf::Invert& invert, cf::Shift& shift, cf::Images& i, cf::Args& a) {

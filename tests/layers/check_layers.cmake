@@ -23,6 +23,7 @@ set(table
   "wait_list.hpp objects"
   "event.hpp objects"
   "ndrange.hpp objects"
+  "detail/commands.hpp objects"
   "queue.hpp objects"
   "select.hpp objects"
   "detail/staging.hpp memory_core"

@@ -8,6 +8,7 @@
 
 #include <openclaw/context.hpp>
 #include <openclaw/detail/checked.hpp>
+#include <openclaw/detail/commands.hpp>
 #include <openclaw/detail/handle.hpp>
 #include <openclaw/detail/info.hpp>
 #include <openclaw/detail/map_registry.hpp>

@@ -583,15 +583,13 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     if (count == 0) {
         return nothing_to_do(queue, wait, event, on_error);
     }
-    if (!map_registry.check(source.get(), Use::read, call, on_error) ||
-        !map_registry.check(destination.get(), Use::write, call, on_error)) {
+    // Checked above: the offsets and the count lie within the buffers, so the bytes fit.
+    const CopyBufferCommand command{source.get(), destination.get(), source_offset * element.size,
+                                    destination_offset * element.size, count * element.size};
+    if (!command.unmapped(call, on_error)) {
         return;
     }
-    (void)check(enqueued(clEnqueueCopyBuffer(queue.get(), source.get(), destination.get(),
-                                             source_offset * element.size,
-                                             destination_offset * element.size,
-                                             count * element.size, wait.size(), wait.data(), event),
-                         event),
+    (void)check(enqueued(command.enqueue(queue.get(), wait.size(), wait.data(), event), event),
                 call, on_error, [&] {
                     return concat("copy of ", count, " elements from offset ", source_offset,
                                   " to offset ", destination_offset);
@@ -619,12 +617,10 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     const auto describe = [&] { return memory::describe(buffer, offset, count, element); };
     // clEnqueueFillBuffer takes patterns of 1, 2, 4, ..., 128 bytes; other element sizes (a
     // 12-byte struct, say) are written from a host copy of the pattern.
-    if ((size & (size - 1)) == 0 && size <= 128) {
-        (void)check(
-            enqueued(clEnqueueFillBuffer(queue.get(), buffer.get(), pattern, size, offset * size,
-                                         count * size, wait.size(), wait.data(), event),
-                     event),
-            call, on_error, describe);
+    if (FillBufferCommand::takes(size)) {
+        const FillBufferCommand command(buffer.get(), pattern, size, offset * size, count * size);
+        (void)check(enqueued(command.enqueue(queue.get(), wait.size(), wait.data(), event), event),
+                    call, on_error, describe);
         return;
     }
     std::string copies(count * size, '\0');
