@@ -5,7 +5,7 @@
 // GPU, else the first device).
 
 #include <openclaw/all.hpp>
-#include <openclaw/detail/staging.hpp>  // the staging tuning OPENCLAW_BENCH_STAGING sets
+#include <openclaw/detail/memory/staging.hpp>  // the staging tuning OPENCLAW_BENCH_STAGING sets
 
 #include <algorithm>
 #include <chrono>
@@ -91,8 +91,9 @@ inline std::size_t option(int argc, char** argv, std::string_view flag, std::siz
 }
 
 /// OPENCLAW_BENCH_STAGING="slot_mib,slots,min_kib,chunks,threads,stream_reads,stream_writes,
-/// spin_us,poll_us,threshold_kib" sets the staging pools' tuning (detail/staging.hpp) before the
-/// benchmark makes its queues, so that one build measures several tunings in the suite.
+/// spin_us,poll_us,threshold_kib" sets the staging pools' tuning (detail/memory/staging.hpp)
+/// before the benchmark makes its queues, so that one build measures several tunings in the
+/// suite.
 inline void set_staging(const char* text) {
     openclaw::detail::StagingTuning& t = openclaw::detail::staging_tuning();
     unsigned long long v[10] = {};

@@ -5,7 +5,8 @@
 // every pass, so a host that slows down during the run slows all of them. Figures are medians
 // over the passes, each transfer timed after a warm-up one.
 // Usage: bench_staging_sweep [--passes N] [--smoke]. A tool for choosing the defaults of
-// include/openclaw/detail/staging.hpp; bench_transfers measures the chosen ones in the suite.
+// include/openclaw/detail/memory/staging.hpp; bench_transfers measures the chosen ones in the
+// suite.
 #include <cstring>
 #include <map>
 #include <string>

@@ -7,10 +7,10 @@
 
 #include <openclaw/impl/buffer.ipp>
 #include <openclaw/impl/context.ipp>
-#include <openclaw/impl/detail/info.ipp>
-#include <openclaw/impl/detail/map_registry.ipp>
-#include <openclaw/impl/detail/memory.ipp>
-#include <openclaw/impl/detail/staging.ipp>
+#include <openclaw/impl/detail/base/info.ipp>
+#include <openclaw/impl/detail/base/map_registry.ipp>
+#include <openclaw/impl/detail/memory/memory.ipp>
+#include <openclaw/impl/detail/memory/staging.ipp>
 #include <openclaw/impl/device.ipp>
 #include <openclaw/impl/error.ipp>
 #include <openclaw/impl/event.ipp>

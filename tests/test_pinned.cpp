@@ -1,7 +1,7 @@
 // Pinned host memory, asynchronous transfers that keep their memory alive, and the pipelined
 // (staged) path for large pageable transfers, verified element by element.
 #include <openclaw/all.hpp>
-#include <openclaw/detail/staging.hpp>  // the staging tuning the tests change
+#include <openclaw/detail/memory/staging.hpp>  // the staging tuning the tests change
 
 #include <algorithm>
 #include <numeric>

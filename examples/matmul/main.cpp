@@ -4,6 +4,7 @@
 // reported in GFLOP/s; sampled entries of C are checked against the host's product.
 // Usage: matmul [n] [repetitions]  (n a multiple of 16; default 256, e.g. 4096 on a GPU)
 #include <openclaw/openclaw.hpp>
+#include <openclaw/profile.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -162,7 +162,7 @@ class Resumer final : public ServiceClient {
 
     /// Polls the watched awaits, resumes the coroutines posted (on the service thread), and asks
     /// for the next round after poll_interval() while an await is suspended.
-    std::chrono::steady_clock::time_point serve() override {
+    detail::ServiceTime serve() override {
         std::vector<std::shared_ptr<Suspension>> watched;
         {
             const std::lock_guard lock(mutex_);
@@ -189,8 +189,12 @@ class Resumer final : public ServiceClient {
             handle.resume();
         }
         const std::lock_guard lock(mutex_);
-        return watched_.empty() ? std::chrono::steady_clock::time_point::max()
-                                : std::chrono::steady_clock::now() + poll_interval();
+        if (watched_.empty()) {
+            return detail::service_idle;
+        }
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(
+                   (std::chrono::steady_clock::now() + poll_interval()).time_since_epoch())
+            .count();
     }
 
   private:

@@ -6,10 +6,10 @@
 // one. Sizes and offsets are in elements throughout. Also here: BufferSlice (a region of a
 // buffer), HostTransfer, and the definitions of the queue's buffer commands (queue.read(buffer,
 // dst), write, copy, fill, map_*). Everything forwards to the non-template memory core
-// (detail/memory.hpp) with the element's size, so an element type costs almost nothing to
+// (detail/memory/memory.hpp) with the element's size, so an element type costs almost nothing to
 // compile.
 
-#include <openclaw/detail/memory.hpp>
+#include <openclaw/detail/memory/memory.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/fwd.hpp>
 #include <openclaw/mapping.hpp>

@@ -8,7 +8,7 @@
 // Entries are keyed by everything that decides the binary, written atomically, and checked when
 // read.
 
-#include <openclaw/detail/cache.hpp>
+#include <openclaw/detail/wings/cache.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
 
@@ -16,8 +16,8 @@ namespace detail {
 inline constexpr BuildCache binary_cache_hooks{&load_cached_build, &store_build};
 // Plugs the cache into Program::build when the program starts (static initialization of every
 // unit that includes this header; the hooks are one object, so any unit's store is the same). The
-// compiled library holds the cache's bodies (impl/detail/cache.ipp) but never this line: a program
-// turns the cache on by including this header, in either build mode.
+// compiled library holds the cache's bodies (impl/detail/wings/cache.ipp) but never this line: a
+// program turns the cache on by including this header, in either build mode.
 inline const bool binary_cache_plugged_in = (build_cache.store(&binary_cache_hooks), true);
 }  // namespace detail
 

@@ -4,8 +4,8 @@
 // explicitly from one or more devices of one platform; openclaw never makes a default context
 // behind the user's back.
 
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
 #include <openclaw/device.hpp>
 
 #include <cstdint>

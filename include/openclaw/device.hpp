@@ -4,8 +4,8 @@
 // (objects layer). Root devices are not reference counted by drivers; sub-devices are, and Handle
 // covers both. Also Platform::devices(), which needs both classes.
 
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
 #include <openclaw/platform.hpp>
 
 #include <array>

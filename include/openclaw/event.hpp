@@ -2,17 +2,19 @@
 #pragma once
 // Event: the completion of one enqueued command (objects layer). openclaw creates one only when
 // the caller asks for it (pass `with_event` to an enqueue call), so the plain launch path
-// allocates nothing. Also here: profiling as std::chrono durations, completion callbacks taking
-// any callable, user events, and after(), which makes wait lists of Events (wait_list.hpp).
+// allocates nothing. Also here: completion callbacks taking any callable, user events, and after(),
+// which makes wait lists of Events (wait_list.hpp). The timestamps of a profiled command are
+// Profile, std::chrono durations in the side header profile.hpp, so that the common path does
+// without <chrono>.
 
 #include <openclaw/context.hpp>
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
 #include <openclaw/wait_list.hpp>
 
-#include <chrono>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -20,36 +22,32 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// When a command was queued, submitted, started and ended, on the device's clock.
-struct Profile {
-    /// CL_PROFILING_COMMAND_QUEUED: when the host enqueued the command.
-    std::chrono::nanoseconds queued{};
-    /// CL_PROFILING_COMMAND_SUBMIT: when it was submitted to the device.
-    std::chrono::nanoseconds submitted{};
-    /// CL_PROFILING_COMMAND_START: when the device started it.
-    std::chrono::nanoseconds started{};
-    /// CL_PROFILING_COMMAND_END: when the device finished it.
-    std::chrono::nanoseconds ended{};
-    /// Time the command ran on the device.
-    std::chrono::nanoseconds duration() const noexcept { return ended - started; }
-    /// Time from being enqueued to starting.
-    std::chrono::nanoseconds latency() const noexcept { return started - queued; }
-};
-
 namespace detail {
+
+/// True once T is a complete type in this unit (what the profiling members ask of Profile).
+template <class T, class = void>
+inline constexpr bool is_complete = false;
+template <class T>
+inline constexpr bool is_complete<T, std::void_t<decltype(sizeof(T))>> = true;
+
+/// A time on std::chrono::steady_clock in nanoseconds since its epoch (the service thread's
+/// deadlines, kept as integers so that this header does without <chrono>).
+using ServiceTime = std::int64_t;
+/// The deadline of a client with nothing to do until it is woken.
+inline constexpr ServiceTime service_idle = INT64_MAX;
 
 /// Work openclaw does on its one service thread (made on first use, never destroyed: callbacks
 /// may arrive while static objects are being destroyed at exit). The thread serves its clients
 /// in rounds: the completion callbacks' poll (below) and, in a program that awaits events, the
 /// coroutine resumer (async.hpp). serve() does one round of the client's work and returns when it
-/// wants the next round (time_point::max(): only when woken); the thread runs a round at the
+/// wants the next round (service_idle: only when woken); the thread runs a round at the
 /// earliest time any client asked for, or at once after wake_service(). Code that runs there
 /// (coroutines after a co_await, callbacks run by the poll) must not wait for another client's
 /// work: the thread is busy with it.
 class ServiceClient {
   public:
     /// One round of work; returns when the next round is due.
-    virtual std::chrono::steady_clock::time_point serve() = 0;
+    virtual ServiceTime serve() = 0;
 
   protected:
     ServiceClient() = default;
@@ -143,18 +141,36 @@ class [[nodiscard]] Event {
     /// if it terminated abnormally.
     bool is_complete(OnError on_error = {}) const { return status(on_error) == CL_COMPLETE; }
 
-    /// The command's timestamps; its queue must have been created with {.profiling = true}
-    /// and the command must have completed (call wait() first).
-    Profile profile(OnError on_error = {}) const {
-        return {profiling(CL_PROFILING_COMMAND_QUEUED, on_error),
-                profiling(CL_PROFILING_COMMAND_SUBMIT, on_error),
-                profiling(CL_PROFILING_COMMAND_START, on_error),
-                profiling(CL_PROFILING_COMMAND_END, on_error)};
+    /// The command's timestamps (a Profile: include <openclaw/profile.hpp>); its queue must have
+    /// been created with {.profiling = true} and the command must have completed (call wait()
+    /// first).
+    template <class P = Profile>
+    auto profile(OnError on_error = {}) const {
+        if constexpr (detail::is_complete<P>) {
+            using Duration = decltype(P::queued);
+            return P{Duration(profiling(CL_PROFILING_COMMAND_QUEUED, on_error)),
+                     Duration(profiling(CL_PROFILING_COMMAND_SUBMIT, on_error)),
+                     Duration(profiling(CL_PROFILING_COMMAND_START, on_error)),
+                     Duration(profiling(CL_PROFILING_COMMAND_END, on_error))};
+        } else {
+            static_assert(detail::dependent_false<P>,
+                          "event.profile(), event.duration(): profiling times are std::chrono "
+                          "durations, declared in <openclaw/profile.hpp>: include it (or "
+                          "<openclaw/all.hpp>)");
+        }
     }
-    /// How long the command ran on the device (profile().duration()).
-    std::chrono::nanoseconds duration(OnError on_error = {}) const {
-        return profiling(CL_PROFILING_COMMAND_END, on_error) -
-               profiling(CL_PROFILING_COMMAND_START, on_error);
+    /// How long the command ran on the device, as std::chrono::nanoseconds (profile().duration();
+    /// include <openclaw/profile.hpp>).
+    template <class P = Profile>
+    auto duration(OnError on_error = {}) const {
+        if constexpr (detail::is_complete<P>) {
+            using Duration = decltype(P::queued);
+            const cl_ulong start = profiling(CL_PROFILING_COMMAND_START, on_error);
+            const cl_ulong end = profiling(CL_PROFILING_COMMAND_END, on_error);
+            return Duration(static_cast<typename Duration::rep>(end - start));
+        } else {
+            return profile<P>(on_error);  // says which header to include
+        }
     }
 
     /// Calls `callback` (with the command's final status, a cl_int, if it takes one) once the
@@ -206,7 +222,8 @@ class [[nodiscard]] Event {
 
   private:
     bool check_wait(cl_int code, OnError on_error) const;
-    std::chrono::nanoseconds profiling(cl_profiling_info param, OnError on_error) const;
+    // One timestamp in nanoseconds (0 after a failure).
+    cl_ulong profiling(cl_profiling_info param, OnError on_error) const;
 
     detail::Handle<cl_event> handle_;
 };

@@ -21,6 +21,7 @@ class Context;
 class Queue;
 class Event;
 class UserEvent;
+struct Profile;
 class WaitList;
 class NDRange;
 class GlobalOffset;

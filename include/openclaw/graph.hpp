@@ -93,7 +93,7 @@ struct CommandBufferApi {
     Barrier barrier = nullptr;
 };
 
-/// One recorded command, type-erased: a command description (detail/commands.hpp) with what
+/// One recorded command, type-erased: a command description (detail/objects/commands.hpp) with what
 /// keeps its operands alive. Replays enqueue it, command buffers record it, through one interface
 /// whatever the command is.
 struct RecordedCommand {

@@ -9,10 +9,10 @@
 
 #include <openclaw/buffer.hpp>
 #include <openclaw/context.hpp>
-#include <openclaw/detail/checked.hpp>
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
-#include <openclaw/detail/memory.hpp>
+#include <openclaw/detail/base/checked.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
+#include <openclaw/detail/memory/memory.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/params.hpp>

@@ -7,12 +7,12 @@
 // Kernels are made by a Program (program.hpp, which completes what needs both classes).
 
 #include <openclaw/context.hpp>
-#include <openclaw/detail/argument_gate.hpp>
-#include <openclaw/detail/checked.hpp>
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
-#include <openclaw/detail/kernel_args.hpp>
-#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/detail/base/argument_gate.hpp>
+#include <openclaw/detail/base/checked.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
+#include <openclaw/detail/base/map_registry.hpp>
+#include <openclaw/detail/kernels/kernel_args.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/fwd.hpp>
 #include <openclaw/params.hpp>

@@ -2,9 +2,9 @@
 #pragma once
 // MappedSpan<T>: host access to a mapped region of a buffer that unmaps itself (typed memory
 // layer). The mapping itself, and the registry that makes launches and transfers refuse a buffer
-// while a conflicting view of it is alive, are the memory core's (detail/memory.hpp).
+// while a conflicting view of it is alive, are the memory core's (detail/memory/memory.hpp).
 
-#include <openclaw/detail/memory.hpp>
+#include <openclaw/detail/memory/memory.hpp>
 
 #include <cstddef>
 #include <span>

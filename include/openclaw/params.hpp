@@ -7,7 +7,7 @@
 // brings its rule as a specialisation of ArgumentTraits beside its type (images, samplers and SVM
 // pointers in their own headers).
 
-#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/detail/base/map_registry.hpp>
 #include <openclaw/fwd.hpp>
 
 #include <cstddef>

@@ -7,8 +7,8 @@
 // transfers accept, because its lifetime is the library's to control: its destructor waits for
 // the transfers that still use it.
 
-#include <openclaw/detail/checked.hpp>
-#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/base/checked.hpp>
+#include <openclaw/detail/base/handle.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/queue.hpp>

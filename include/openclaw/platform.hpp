@@ -4,8 +4,8 @@
 // layer). Platforms have no reference count; a Platform is a plain value. Platform::devices() is
 // defined in device.hpp, which completes Device.
 
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/fwd.hpp>
 

@@ -9,8 +9,8 @@
 // handed out as copies. The on-disk binary cache (cache.hpp) plugs in when it is included.
 
 #include <openclaw/context.hpp>
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/fwd.hpp>
 #include <openclaw/kernel.hpp>

@@ -6,11 +6,11 @@
 // event unless asked.
 
 #include <openclaw/context.hpp>
-#include <openclaw/detail/argument_gate.hpp>
-#include <openclaw/detail/checked.hpp>
-#include <openclaw/detail/commands.hpp>
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/argument_gate.hpp>
+#include <openclaw/detail/base/checked.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
+#include <openclaw/detail/objects/commands.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/fwd.hpp>
@@ -57,7 +57,7 @@ struct LaunchLimits {
 };
 
 /// What copies of one Queue share: the staging buffers of pipelined transfers, made on first
-/// use (detail/staging.hpp), and whether to use them.
+/// use (detail/memory/staging.hpp), and whether to use them.
 struct QueueState {
     std::mutex mutex;
     std::shared_ptr<void> staging;

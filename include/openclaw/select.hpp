@@ -11,7 +11,7 @@
 //   index     which of the matching devices (0 = the first), in platform and device order.
 // Examples: "nvidia", ":gpu", "portable:cpu", "::1", "intel:gpu:0".
 
-#include <openclaw/detail/checked.hpp>
+#include <openclaw/detail/base/checked.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/platform.hpp>

@@ -2,12 +2,13 @@
 #pragma once
 // Kernel signatures read from OpenCL C source (a side header: the signature wing).
 // program.kernel<source, "name">() turns a declaration, parsed at compile time by
-// detail/source_parser.hpp, into the Kernel<...> it describes, and kernel_t<source, "name"> names
-// that type; a signature it cannot type is a compile error naming the kernel and the parameter.
+// detail/kernels/source_parser.hpp, into the Kernel<...> it describes, and kernel_t<source, "name">
+// names that type; a signature it cannot type is a compile error naming the kernel and the
+// parameter.
 
 #include <openclaw/config.hpp>
-#include <openclaw/detail/source_parser.hpp>
-#include <openclaw/detail/types.hpp>
+#include <openclaw/detail/kernels/source_parser.hpp>
+#include <openclaw/detail/kernels/types.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/image.hpp>
 #include <openclaw/params.hpp>

@@ -6,8 +6,8 @@
 // as an SVM kernel argument.
 
 #include <openclaw/context.hpp>
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/memory.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/memory/memory.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/params.hpp>

@@ -113,3 +113,7 @@ void control_graph(cf::CommandGraph& graph, cf::GraphKernel<cf::VectorAdd>& step
     graph.copy(a.both, a.out);
     (void)pool.allocate<float>(16);
 }
+
+std::chrono::nanoseconds control_profile(const cf::Event& event) {
+    return event.profile().duration() + event.duration();  // with <openclaw/profile.hpp>
+}

@@ -12,37 +12,38 @@ set(table
   "config.hpp config"
   "fwd.hpp fwd"
   "error.hpp errors"
-  "detail/checked.hpp detail_core"
-  "detail/handle.hpp detail_core"
-  "detail/info.hpp detail_core"
-  "detail/map_registry.hpp detail_core"
-  "detail/argument_gate.hpp detail_core"
+  "detail/base/checked.hpp detail_core"
+  "detail/base/handle.hpp detail_core"
+  "detail/base/info.hpp detail_core"
+  "detail/base/map_registry.hpp detail_core"
+  "detail/base/argument_gate.hpp detail_core"
   "platform.hpp objects"
   "device.hpp objects"
   "context.hpp objects"
   "wait_list.hpp objects"
   "event.hpp objects"
   "ndrange.hpp objects"
-  "detail/commands.hpp objects"
+  "detail/objects/commands.hpp objects"
   "queue.hpp objects"
   "select.hpp objects"
-  "detail/staging.hpp memory_core"
-  "detail/memory.hpp memory_core"
+  "detail/memory/staging.hpp memory_core"
+  "detail/memory/memory.hpp memory_core"
   "mapping.hpp typed_memory"
   "buffer.hpp typed_memory"
   "params.hpp kernels"
-  "detail/types.hpp kernels"
-  "detail/source_parser.hpp kernels"
-  "detail/kernel_args.hpp kernels"
+  "detail/kernels/types.hpp kernels"
+  "detail/kernels/source_parser.hpp kernels"
+  "detail/kernels/kernel_args.hpp kernels"
   "kernel.hpp kernels"
   "program.hpp kernels"
+  "profile.hpp wing profile"
   "pinned.hpp wing pinned"
   "svm.hpp wing svm"
   "image.hpp wing image"
   "signature.hpp wing signature"
   "async.hpp wing async"
-  "detail/sha256.hpp wing cache"
-  "detail/cache.hpp wing cache"
+  "detail/wings/sha256.hpp wing cache"
+  "detail/wings/cache.hpp wing cache"
   "cache.hpp wing cache"
   "split.hpp wing split"
   "graph.hpp wing graph"
@@ -98,6 +99,32 @@ file(GLOB_RECURSE headers RELATIVE "${INCLUDE_DIR}" "${INCLUDE_DIR}/*.hpp")
 foreach(header IN LISTS headers)
   if(NOT DEFINED rank_of_${header})
     failure("${header}: not in the layer table of tests/layers/check_layers.cmake (add it, and to docs/design.md)")
+  endif()
+endforeach()
+
+# The floors of detail/: each internal header sits in the folder of its layer, so its path says
+# what it may include (docs/design.md, "Layers").
+set(floor_base detail_core)
+set(floor_objects objects)
+set(floor_memory memory_core)
+set(floor_kernels kernels)
+set(floor_wings wing)
+foreach(entry IN LISTS table)
+  string(REPLACE " " ";" fields "${entry}")
+  list(GET fields 0 header)
+  list(GET fields 1 layer)
+  if(header MATCHES "^detail/")
+    set(floor "")
+    if(header MATCHES "^detail/([a-z]+)/[^/]+$")
+      set(floor "${CMAKE_MATCH_1}")
+    endif()
+    if(NOT floor OR NOT DEFINED floor_${floor})
+      failure("${header}: an internal header lives in detail/<floor>/ (base, objects, memory, "
+              "kernels, wings)")
+    elseif(NOT floor_${floor} STREQUAL layer)
+      failure("${header} is in the ${layer} layer but in detail/${floor}/, the folder of the "
+              "${floor_${floor}} layer")
+    endif()
   endif()
 endforeach()
 

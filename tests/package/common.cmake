@@ -24,7 +24,7 @@ endfunction()
 # Stops the test unless `prefix` (an install prefix, or /usr of an unpacked .deb) holds the
 # headers, the CMake package and the pkg-config file; `what` names it in the message.
 function(check_installed prefix what)
-  foreach(file include/openclaw/openclaw.hpp include/openclaw/detail/handle.hpp
+  foreach(file include/openclaw/openclaw.hpp include/openclaw/detail/base/handle.hpp
                include/openclaw/impl/queue.ipp
                share/cmake/openclaw/openclawConfig.cmake
                share/cmake/openclaw/openclawConfigVersion.cmake

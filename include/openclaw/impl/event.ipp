@@ -21,6 +21,19 @@ OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
 
+// The service thread's deadlines as steady_clock times, and back.
+inline ServiceTime service_time(std::chrono::steady_clock::time_point when) noexcept {
+    return when == std::chrono::steady_clock::time_point::max()
+               ? service_idle
+               : std::chrono::duration_cast<std::chrono::nanoseconds>(when.time_since_epoch())
+                     .count();
+}
+inline std::chrono::steady_clock::time_point service_clock(ServiceTime when) noexcept {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::nanoseconds(when)));
+}
+
 /// The service thread (see ServiceClient in event.hpp): one for the program, started with its
 /// first client.
 class ServiceThread {
@@ -62,16 +75,15 @@ class ServiceThread {
     }
 
     [[noreturn]] void run() {
-        using clock = std::chrono::steady_clock;
-        clock::time_point next = clock::time_point::max();
+        ServiceTime next = service_idle;
         std::vector<ServiceClient*> clients;
         for (;;) {
             {
                 std::unique_lock lock(mutex_);
-                if (next == clock::time_point::max()) {
+                if (next == service_idle) {
                     wake_.wait(lock, [this] { return woken_; });
                 } else {
-                    wake_.wait_until(lock, next, [this] { return woken_; });
+                    wake_.wait_until(lock, service_clock(next), [this] { return woken_; });
                 }
                 woken_ = false;
                 if (clients.size() != clients_.size()) {
@@ -79,9 +91,9 @@ class ServiceThread {
                 }
             }
             // A wake during the round (a client's own, or another thread's) makes another round.
-            next = clock::time_point::max();
+            next = service_idle;
             for (ServiceClient* client : clients) {
-                const clock::time_point due = client->serve();
+                const ServiceTime due = client->serve();
                 next = due < next ? due : next;
             }
         }
@@ -113,7 +125,7 @@ class CallbackTable final : public ServiceClient {
     bool take(std::uintptr_t key, Entry& out) noexcept;
     /// Polls the pending events every 20 ms (and at least 1 us per pending callback) while any
     /// is pending, the first time an interval after the first became pending.
-    std::chrono::steady_clock::time_point serve() override;
+    ServiceTime serve() override;
 
   private:
     CallbackTable() = default;
@@ -202,7 +214,7 @@ OPENCLAW_INLINE void CL_CALLBACK CompletionCallbacks::from_driver(cl_event, cl_i
     }
 }
 
-inline std::chrono::steady_clock::time_point CallbackTable::serve() {
+inline ServiceTime CallbackTable::serve() {
     using clock = std::chrono::steady_clock;
     std::vector<std::pair<Entry, cl_int>> due;
     clock::time_point next = clock::time_point::max();
@@ -210,17 +222,17 @@ inline std::chrono::steady_clock::time_point CallbackTable::serve() {
         const std::lock_guard lock(mutex_);
         if (entries_.empty()) {
             next_poll_ = {};
-            return next;
+            return service_idle;
         }
         const clock::time_point now = clock::now();
         const auto interval = std::chrono::microseconds(
             20000 + static_cast<std::chrono::microseconds::rep>(entries_.size()));
         if (next_poll_ == clock::time_point{}) {
             next_poll_ = now + interval;  // the driver's calls may still come: poll later
-            return next_poll_;
+            return service_time(next_poll_);
         }
         if (now < next_poll_) {
-            return next_poll_;
+            return service_time(next_poll_);
         }
         std::size_t kept = 0;
         for (Entry& entry : entries_) {
@@ -248,7 +260,7 @@ inline std::chrono::steady_clock::time_point CallbackTable::serve() {
     for (const auto& [entry, status] : due) {
         entry.run(entry.state, status);
     }
-    return next;
+    return service_time(next);
 }
 
 OPENCLAW_INLINE void* CompletionCallbacks::add(cl_event event, void* state, Run run,
@@ -308,8 +320,7 @@ OPENCLAW_INLINE bool Event::check_wait(cl_int code, OnError on_error) const {
     return detail::check(code, "clWaitForEvents", on_error);
 }
 
-OPENCLAW_INLINE std::chrono::nanoseconds Event::profiling(cl_profiling_info param,
-                                                          OnError on_error) const {
+OPENCLAW_INLINE cl_ulong Event::profiling(cl_profiling_info param, OnError on_error) const {
     if (!*this) {
         detail::refuse_empty(on_error, CL_INVALID_EVENT, "clGetEventProfilingInfo", "event");
         return {};
@@ -326,7 +337,7 @@ OPENCLAW_INLINE std::chrono::nanoseconds Event::profiling(cl_profiling_info para
                : param == CL_PROFILING_COMMAND_START  ? std::string("CL_PROFILING_COMMAND_START")
                                                       : std::string("CL_PROFILING_COMMAND_END");
     });
-    return std::chrono::nanoseconds(static_cast<std::chrono::nanoseconds::rep>(value));
+    return value;
 }
 
 OPENCLAW_INLINE detail::Handle<cl_event> UserEvent::create(const Context& context,

@@ -3,7 +3,7 @@
 // The non-template bodies declared in <openclaw/kernel.hpp>: compiled once into the openclaw
 // library (src/), or included by that header itself when openclaw is header-only.
 
-#include <openclaw/detail/source_parser.hpp>
+#include <openclaw/detail/kernels/source_parser.hpp>
 #include <openclaw/kernel.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE

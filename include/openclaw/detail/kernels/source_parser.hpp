@@ -7,7 +7,7 @@
 // its body writes, whichever headers a unit includes.
 
 #include <openclaw/config.hpp>
-#include <openclaw/detail/types.hpp>
+#include <openclaw/detail/kernels/types.hpp>
 
 #include <array>
 #include <cstddef>

@@ -5,8 +5,8 @@
 // parameters when it is made, a DynamicKernel's arguments when they are set. Driver type names are
 // read by a small reader of their own; the full OpenCL C parser (signature.hpp) is not needed.
 
-#include <openclaw/detail/info.hpp>
-#include <openclaw/detail/types.hpp>
+#include <openclaw/detail/base/info.hpp>
+#include <openclaw/detail/kernels/types.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/fwd.hpp>
 #include <openclaw/params.hpp>
@@ -194,5 +194,5 @@ consteval HostArg host_arg() {
 OPENCLAW_END_NAMESPACE
 
 #if OPENCLAW_HEADER_ONLY
-#include <openclaw/impl/detail/kernel_args.ipp>
+#include <openclaw/impl/detail/kernels/kernel_args.ipp>
 #endif

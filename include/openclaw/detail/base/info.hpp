@@ -162,9 +162,10 @@ inline constexpr bool unknown_info = false;
 /// from it fails to compile with the message below.
 template <class Tag, cl_uint Param>
 struct InfoTraits {
-    static_assert(unknown_info<Tag, Param>,
-                  "info<P>(): this parameter is not in openclaw's info table (detail/info.hpp); "
-                  "query it with the C API through .get()");
+    static_assert(
+        unknown_info<Tag, Param>,
+        "info<P>(): this parameter is not in openclaw's info table (detail/base/info.hpp); "
+        "query it with the C API through .get()");
     using type = void;
 };
 
@@ -466,5 +467,5 @@ std::string quoted_kernel_name(cl_kernel kernel);
 OPENCLAW_END_NAMESPACE
 
 #if OPENCLAW_HEADER_ONLY
-#include <openclaw/impl/detail/info.ipp>
+#include <openclaw/impl/detail/base/info.ipp>
 #endif

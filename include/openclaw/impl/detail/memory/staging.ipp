@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The non-template bodies declared in <openclaw/detail/staging.hpp>: compiled once into the
+// The non-template bodies declared in <openclaw/detail/memory/staging.hpp>: compiled once into the
 // openclaw library (src/), or included by that header itself when openclaw is header-only.
 
-#include <openclaw/detail/staging.hpp>
+#include <openclaw/detail/memory/staging.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {

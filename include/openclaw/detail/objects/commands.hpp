@@ -15,8 +15,8 @@
 //
 // A description holds raw handles and never owns them: whoever runs it keeps them alive.
 
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/map_registry.hpp>
 #include <openclaw/error.hpp>
 
 #include <array>

@@ -7,11 +7,11 @@
 // element size and access name, so an extra element type costs almost nothing to compile.
 
 #include <openclaw/context.hpp>
-#include <openclaw/detail/checked.hpp>
-#include <openclaw/detail/commands.hpp>
-#include <openclaw/detail/handle.hpp>
-#include <openclaw/detail/info.hpp>
-#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/detail/base/checked.hpp>
+#include <openclaw/detail/base/handle.hpp>
+#include <openclaw/detail/base/info.hpp>
+#include <openclaw/detail/base/map_registry.hpp>
+#include <openclaw/detail/objects/commands.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/queue.hpp>
 
@@ -253,5 +253,5 @@ void nothing_to_do(const Queue& queue, const WaitList& wait, cl_event* event, On
 OPENCLAW_END_NAMESPACE
 
 #if OPENCLAW_HEADER_ONLY
-#include <openclaw/impl/detail/memory.ipp>
+#include <openclaw/impl/detail/memory/memory.ipp>
 #endif

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The non-template bodies declared in <openclaw/detail/map_registry.hpp>: compiled once into the
-// openclaw library (src/), or included by that header itself when openclaw is header-only.
+// The non-template bodies declared in <openclaw/detail/base/map_registry.hpp>: compiled once into
+// the openclaw library (src/), or included by that header itself when openclaw is header-only.
 
-#include <openclaw/detail/map_registry.hpp>
+#include <openclaw/detail/base/map_registry.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {

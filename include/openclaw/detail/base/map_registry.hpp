@@ -5,7 +5,7 @@
 // their use of a buffer conflicts with one. It costs one relaxed atomic load per check when
 // nothing is mapped. Process-wide state: one registry per program (docs/design.md).
 
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/info.hpp>
 #include <openclaw/error.hpp>
 
 #include <atomic>
@@ -71,12 +71,12 @@ class MapRegistry {
     std::uint64_t last_ticket_ = 0;
 };
 
-/// The process's one registry (defined in impl/detail/map_registry.ipp).
+/// The process's one registry (defined in impl/detail/base/map_registry.ipp).
 extern constinit MapRegistry map_registry;
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
 
 #if OPENCLAW_HEADER_ONLY
-#include <openclaw/impl/detail/map_registry.ipp>
+#include <openclaw/impl/detail/base/map_registry.ipp>
 #endif

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The non-template bodies declared in <openclaw/detail/memory.hpp>: compiled once into the openclaw
-// library (src/), or included by that header itself when openclaw is header-only.
+// The non-template bodies declared in <openclaw/detail/memory/memory.hpp>: compiled once into the
+// openclaw library (src/), or included by that header itself when openclaw is header-only.
 
-#include <openclaw/detail/memory.hpp>
-#include <openclaw/detail/staging.hpp>
+#include <openclaw/detail/memory/memory.hpp>
+#include <openclaw/detail/memory/staging.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {

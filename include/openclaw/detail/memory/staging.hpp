@@ -6,7 +6,7 @@
 // for writes on an H200), so large blocking reads and writes copy chunk by chunk through a few
 // pinned buffers: the host copies one chunk (on several threads) while the device moves another.
 
-#include <openclaw/detail/handle.hpp>
+#include <openclaw/detail/base/handle.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/queue.hpp>
 
@@ -328,5 +328,5 @@ std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of(const Queue& qu
 OPENCLAW_END_NAMESPACE
 
 #if OPENCLAW_HEADER_ONLY
-#include <openclaw/impl/detail/staging.ipp>
+#include <openclaw/impl/detail/memory/staging.ipp>
 #endif

@@ -4,7 +4,7 @@
 // static initializer that plugs it into Program::build: <openclaw/cache.hpp> adds that, so the
 // compiled library can hold the cache's bodies without turning the cache on in every program.
 
-#include <openclaw/detail/sha256.hpp>
+#include <openclaw/detail/wings/sha256.hpp>
 #include <openclaw/device.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/program.hpp>
@@ -487,5 +487,5 @@ void store_build(const Program& program, const BuildOptions& options,
 OPENCLAW_END_NAMESPACE
 
 #if OPENCLAW_HEADER_ONLY
-#include <openclaw/impl/detail/cache.ipp>
+#include <openclaw/impl/detail/wings/cache.ipp>
 #endif

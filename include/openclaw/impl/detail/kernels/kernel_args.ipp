@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The non-template bodies declared in <openclaw/detail/kernel_args.hpp>: compiled once into the
-// openclaw library (src/), or included by that header itself when openclaw is header-only.
+// The non-template bodies declared in <openclaw/detail/kernels/kernel_args.hpp>: compiled once into
+// the openclaw library (src/), or included by that header itself when openclaw is header-only.
 
-#include <openclaw/detail/kernel_args.hpp>
+#include <openclaw/detail/kernels/kernel_args.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The non-template bodies declared in <openclaw/detail/info.hpp>: compiled once into the openclaw
-// library (src/), or included by that header itself when openclaw is header-only.
+// The non-template bodies declared in <openclaw/detail/base/info.hpp>: compiled once into the
+// openclaw library (src/), or included by that header itself when openclaw is header-only.
 
-#include <openclaw/detail/info.hpp>
+#include <openclaw/detail/base/info.hpp>
 
 OPENCLAW_BEGIN_NAMESPACE
 namespace detail {
