@@ -5,4 +5,5 @@
 #include <openclaw/impl/async.ipp>
 #include <openclaw/impl/external.ipp>
 #include <openclaw/impl/image.ipp>
+#include <openclaw/impl/sampler.ipp>
 #include <openclaw/impl/svm.ipp>

@@ -3,9 +3,10 @@
 // Image2D / Image3D / Image2DArray<Pixel, Access>: OpenCL images whose pixel format is part of
 // the type (pixel::rgba8, pixel::r_f32, ...), so the host element type of every transfer and the
 // kernel parameters they may be passed to are checked at compile time (a side header: the images
-// wing). Also the region transfers and mapped views of images, Sampler, and the image and sampler
-// kernel parameters. The typed classes forward to a non-template image core written once for
-// bytes, as buffers forward to the memory core.
+// wing). Also the region transfers and mapped views of images and the image kernel parameters;
+// this header includes the wing's two others, pixel.hpp (the pixel formats) and sampler.hpp
+// (Sampler, sampler_t parameters). The typed classes forward to a non-template image core
+// written once for bytes, as buffers forward to the memory core.
 
 #include <openclaw/buffer.hpp>
 #include <openclaw/context.hpp>
@@ -16,7 +17,9 @@
 #include <openclaw/device.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/params.hpp>
+#include <openclaw/pixel.hpp>
 #include <openclaw/queue.hpp>
+#include <openclaw/sampler.hpp>
 
 #include <array>
 #include <concepts>
@@ -29,84 +32,6 @@
 #include <vector>
 
 OPENCLAW_BEGIN_NAMESPACE
-
-/// Pixel formats: each names an OpenCL channel order and data type and the host type of one
-/// pixel. Any struct with the same four members is a pixel format too.
-namespace pixel {
-
-/// Four 8-bit channels read as floats in [0, 1] (read_imagef).
-struct rgba8 {
-    /// The OpenCL channel order (image_channel_order of cl_image_format).
-    static constexpr cl_channel_order order = CL_RGBA;
-    /// The OpenCL channel data type (image_channel_data_type of cl_image_format).
-    static constexpr cl_channel_type type = CL_UNORM_INT8;
-    /// The host type of one pixel in transfers and mapped views.
-    using host_type = cl_uchar4;
-    /// The format's name, for error messages.
-    static constexpr const char* name = "rgba8 (CL_RGBA, CL_UNORM_INT8)";
-};
-/// Four 8-bit channels read as unsigned integers (read_imageui).
-struct rgba_u8 {
-    /// The OpenCL channel order.
-    static constexpr cl_channel_order order = CL_RGBA;
-    /// The OpenCL channel data type.
-    static constexpr cl_channel_type type = CL_UNSIGNED_INT8;
-    /// The host type of one pixel.
-    using host_type = cl_uchar4;
-    /// The format's name, for error messages.
-    static constexpr const char* name = "rgba_u8 (CL_RGBA, CL_UNSIGNED_INT8)";
-};
-/// Four 32-bit float channels (read_imagef).
-struct rgba_f32 {
-    /// The OpenCL channel order.
-    static constexpr cl_channel_order order = CL_RGBA;
-    /// The OpenCL channel data type.
-    static constexpr cl_channel_type type = CL_FLOAT;
-    /// The host type of one pixel.
-    using host_type = cl_float4;
-    /// The format's name, for error messages.
-    static constexpr const char* name = "rgba_f32 (CL_RGBA, CL_FLOAT)";
-};
-/// One 32-bit float channel (read_imagef(...).x).
-struct r_f32 {
-    /// The OpenCL channel order.
-    static constexpr cl_channel_order order = CL_R;
-    /// The OpenCL channel data type.
-    static constexpr cl_channel_type type = CL_FLOAT;
-    /// The host type of one pixel.
-    using host_type = cl_float;
-    /// The format's name, for error messages.
-    static constexpr const char* name = "r_f32 (CL_R, CL_FLOAT)";
-};
-/// One 8-bit channel read as a float in [0, 1].
-struct r8 {
-    /// The OpenCL channel order.
-    static constexpr cl_channel_order order = CL_R;
-    /// The OpenCL channel data type.
-    static constexpr cl_channel_type type = CL_UNORM_INT8;
-    /// The host type of one pixel.
-    using host_type = cl_uchar;
-    /// The format's name, for error messages.
-    static constexpr const char* name = "r8 (CL_R, CL_UNORM_INT8)";
-};
-
-/// Not a format: in a kernel parameter (ReadImage2D<pixel::any>), any pixel format fits. Kernels
-/// typed from their source get it, since OpenCL C does not say an image's format.
-struct any {
-    /// Shown in error messages.
-    static constexpr const char* name = "any pixel format";
-};
-
-}  // namespace pixel
-
-template <class P>
-concept PixelFormat = requires {
-    { P::order } -> std::convertible_to<cl_channel_order>;
-    { P::type } -> std::convertible_to<cl_channel_type>;
-    { P::name } -> std::convertible_to<const char*>;
-    typename P::host_type;
-}
-&&std::is_trivially_copyable_v<typename P::host_type>;
 
 /// A 2D image (`image2d_t` in a kernel).
 template <class Pixel, class Access = ReadWrite>
@@ -196,9 +121,6 @@ using ReadImage2DArray = ReadImageOf<ImageShape::image2d_array, Pixel>;
 /// format (any format for pixel::any).
 template <class Pixel>
 using WriteImage2DArray = WriteImageOf<ImageShape::image2d_array, Pixel>;
-/// `sampler_t`: accepts a Sampler.
-struct SamplerParam {};
-
 namespace detail {
 
 /// What the image core needs to know of a shape: its memory object type and names.
@@ -246,12 +168,6 @@ struct ParamTraits<WriteImageOf<S, Pixel>> {
     static constexpr const char* kernel_type = image_kind<S>.kernel_type;
     static constexpr const char* pixel_name = Pixel::name;
 };
-template <>
-struct ParamTraits<SamplerParam> {
-    static constexpr ParamKind kind = ParamKind::sampler;
-    using element_type = cl_uint;
-};
-
 inline const char* channel_order_name(cl_channel_order order) noexcept {
     switch (order) {
         case CL_R:
@@ -364,8 +280,6 @@ ImageMapping map_image(const ImageObject& image, ImageKind kind, ImageFormat for
                        const Queue& queue, cl_map_flags flags, const ImageRegion& region,
                        const WaitList& wait, cl_event* event, OnError on_error);
 
-/// The context's devices that support images; fails (CL_INVALID_OPERATION) when none does.
-std::vector<Device> image_devices(cl_context context, const char* call, OnError on_error);
 /// True when the context supports `format` for images of `type` created with `flags`
 /// (clGetSupportedImageFormats).
 bool format_supported(cl_context context, cl_mem_flags flags, cl_mem_object_type type,
@@ -568,84 +482,6 @@ class Image {
     detail::ImageObject image_;
 };
 
-/// How a sampler treats coordinates outside the image.
-enum class AddressMode : cl_addressing_mode {
-    none = CL_ADDRESS_NONE,
-    clamp_to_edge = CL_ADDRESS_CLAMP_TO_EDGE,
-    clamp = CL_ADDRESS_CLAMP,                      // outside: the border colour
-    repeat = CL_ADDRESS_REPEAT,                    // needs normalized coordinates
-    mirrored_repeat = CL_ADDRESS_MIRRORED_REPEAT,  // needs normalized coordinates
-};
-/// How a sampler picks the value between pixel centres.
-enum class FilterMode : cl_filter_mode {
-    nearest = CL_FILTER_NEAREST,
-    linear = CL_FILTER_LINEAR,
-};
-
-/// A sampler object (`sampler_t` kernel parameter): coordinate normalization, addressing and
-/// filtering, for read_imagef(image, sampler, coord).
-class Sampler {
-  public:
-    /// An empty sampler; assign a real one before use.
-    Sampler() = default;
-
-    /// A sampler of `context`: normalized coordinates in [0, 1) or pixel coordinates, what
-    /// coordinates outside the image read, and the filter.
-    Sampler(const Context& context, bool normalized_coords, AddressMode addressing,
-            FilterMode filter, OnError on_error = {})
-        : handle_(create(context, normalized_coords, addressing, filter, on_error)) {
-        if (handle_) {
-            context_ = context.get();
-        }
-    }
-
-    /// Takes ownership of `raw` (also if this fails).
-    [[nodiscard]] static Sampler adopt(cl_sampler raw, OnError on_error = {}) {
-        return Sampler(detail::Handle<cl_sampler>::adopt(raw), on_error);
-    }
-    /// Shares `raw` (retains it).
-    [[nodiscard]] static Sampler retain(cl_sampler raw, OnError on_error = {}) {
-        return Sampler(detail::Handle<cl_sampler>::retain(raw, on_error), on_error);
-    }
-
-    /// Whether the sampler takes normalized coordinates (CL_SAMPLER_NORMALIZED_COORDS), as the
-    /// driver reports it.
-    bool normalized_coords(OnError on_error = {}) const {
-        return info<CL_SAMPLER_NORMALIZED_COORDS>(on_error);
-    }
-    /// The addressing mode (CL_SAMPLER_ADDRESSING_MODE), as the driver reports it.
-    AddressMode addressing(OnError on_error = {}) const {
-        return static_cast<AddressMode>(info<CL_SAMPLER_ADDRESSING_MODE>(on_error));
-    }
-    /// The filter mode (CL_SAMPLER_FILTER_MODE), as the driver reports it.
-    FilterMode filter(OnError on_error = {}) const {
-        return static_cast<FilterMode>(info<CL_SAMPLER_FILTER_MODE>(on_error));
-    }
-
-    /// Any clGetSamplerInfo parameter, with its C++ type from openclaw's info table.
-    template <cl_sampler_info Param>
-    detail::info_t<cl_sampler, Param> info(OnError on_error = {}) const {
-        return detail::get_info<cl_sampler, Param>(on_error, get());
-    }
-
-    /// The raw cl_sampler (not retained; null when empty).
-    cl_sampler get() const noexcept { return handle_.get(); }
-    /// The raw context the sampler belongs to (not retained: the sampler keeps it alive).
-    cl_context context_handle() const noexcept { return context_; }
-    /// True when the sampler holds a sampler object.
-    explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
-
-  private:
-    Sampler(detail::Handle<cl_sampler> handle, OnError on_error);
-
-    static detail::Handle<cl_sampler> create(const Context& context, bool normalized,
-                                             AddressMode addressing, FilterMode filter,
-                                             OnError on_error);
-
-    detail::Handle<cl_sampler> handle_;
-    detail::ResetOnMove<cl_context> context_;
-};
-
 namespace detail {
 
 /// The kernel-argument rule of an image (params.hpp): its cl_mem, for a read_only or write_only
@@ -677,27 +513,6 @@ struct ArgumentTraits<Image<Shape, Pixel, Access>> {
             return Access::kernel_reads ? Verdict::ok : Verdict::image_needs_readable;
         } else {
             return Access::kernel_writes ? Verdict::ok : Verdict::image_needs_writable;
-        }
-    }
-};
-
-/// The kernel-argument rule of a sampler: its cl_sampler, for a sampler_t parameter.
-template <>
-struct ArgumentTraits<Sampler> {
-    static constexpr ArgForm form = ArgForm::object;
-    static constexpr const char* name = "sampler";
-    static constexpr bool dynamic = false;  // DynamicKernel takes no samplers
-    static cl_sampler handle(const Sampler& sampler) noexcept { return sampler.get(); }
-    static cl_context context(const Sampler& sampler) noexcept { return sampler.context_handle(); }
-
-    template <class P>
-    static consteval Verdict verdict() {
-        if constexpr (ParamTraits<P>::kind == ParamKind::scalar) {
-            return Verdict::scalar_got_object;
-        } else if constexpr (ParamTraits<P>::kind != ParamKind::sampler) {
-            return wanted_by<P>();
-        } else {
-            return Verdict::ok;
         }
     }
 };

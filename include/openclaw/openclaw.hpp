@@ -11,6 +11,7 @@
 #include <openclaw/config.hpp>
 #include <openclaw/context.hpp>
 #include <openclaw/device.hpp>
+#include <openclaw/dynamic_kernel.hpp>
 #include <openclaw/error.hpp>
 #include <openclaw/event.hpp>
 #include <openclaw/fwd.hpp>

@@ -12,6 +12,7 @@
 #include <openclaw/detail/base/handle.hpp>
 #include <openclaw/detail/base/info.hpp>
 #include <openclaw/device.hpp>
+#include <openclaw/dynamic_kernel.hpp>
 #include <openclaw/fwd.hpp>
 #include <openclaw/kernel.hpp>
 
