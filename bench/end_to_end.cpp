@@ -12,7 +12,8 @@
 //                  device shares host memory (the vectors are made before the clock starts)
 // Peers take turns within every round in a shuffled order; figures are medians of the rounds.
 // Every peer's result is checked. Usage: bench_end_to_end [--smoke] [--runs N] [--max-log2 N]
-// (default: 2^20 and 2^28 floats on a GPU, 2^20 and 2^24 elsewhere).
+// (2^20, 2^24 and 2^28 floats on a GPU, 2^20 and 2^24 elsewhere: every fourth power up to the
+// maximum).
 #include <functional>
 #include <string>
 #include <vector>
@@ -88,7 +89,14 @@ int main(int argc, char** argv) try {
     boost::compute::kernel boost_kernel(other_kernel(), false);
 #endif
 
-    std::vector<std::size_t> logs = {smoke ? std::size_t{12} : std::size_t{20}, max_log2};
+    // 2^20, 2^24 and 2^28 floats (4 MiB, 64 MiB and 1 GiB per buffer), up to --max-log2.
+    std::vector<std::size_t> logs;
+    for (std::size_t log2 = smoke ? 12 : 20; log2 <= max_log2; log2 += 4) {
+        logs.push_back(log2);
+    }
+    if (logs.empty() || logs.back() != max_log2) {
+        logs.push_back(max_log2);
+    }
     std::printf("\n| floats | peer | ms | speed-up over raw naive | over raw careful |\n");
     std::printf("|---|---|---|---|---|\n");
     for (const std::size_t log2 : logs) {
