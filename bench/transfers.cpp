@@ -2,15 +2,40 @@
 // memory, through the raw C API, OpenCL-CLHPP, Boost.Compute and openclaw in one run (peers
 // alternate within each size, after a warm-up transfer each). CLHPP and Boost.Compute have no
 // pinned-memory type of their own, so the pinned columns compare openclaw with the raw C way.
+// Then non-blocking reads into ordinary memory (512 MiB on a GPU): the raw C API into a vector it
+// keeps, openclaw into a vector moved in and handed back, and openclaw into a vector it makes,
+// with the C++ allocations each openclaw read makes (counted by this program's operator new).
 // Usage: bench_transfers [--smoke] [--max-mib N] (default: 1024 on a GPU, 256 on other devices)
+#include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
 #include "peers.hpp"
+
+namespace {
+std::atomic<std::size_t> allocations{0};
+}  // namespace
+
+// Every C++ allocation of the program is counted (the non-blocking read table's last column).
+void* operator new(std::size_t bytes) {
+    allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* memory = std::malloc(bytes == 0 ? 1 : bytes)) {
+        return memory;
+    }
+    throw std::bad_alloc();
+}
+void operator delete(void* memory) noexcept {
+    std::free(memory);
+}
+void operator delete(void* memory, std::size_t) noexcept {
+    std::free(memory);
+}
 
 namespace {
 
@@ -228,6 +253,84 @@ int main(int argc, char** argv) try {
                         gbs["openclaw pinned"], gbs["openclaw pinned"] / gbs["raw pinned"]);
             std::fflush(stdout);
         }
+    }
+
+    // Non-blocking reads into ordinary (pageable) memory: the command returns at once, the
+    // caller waits later. The raw C way reads into memory the caller keeps; openclaw takes that
+    // memory by move and hands it back (queue.read(region, std::move(v), nonblocking)), or makes a
+    // vector of its own (queue.read(region, nonblocking)).
+    const std::size_t async_bytes = smoke             ? std::size_t{4} << 20
+                                    : device.is_gpu() ? std::size_t{512} << 20
+                                                      : std::size_t{64} << 20;
+    {
+        const auto buffer = openclaw::ReadWriteBuffer<std::byte>{context, async_bytes};
+        std::vector<std::byte> source(async_bytes);
+        fill_pattern(source.data(), async_bytes, 3);
+        queue.write(buffer, source);
+        std::vector<std::byte> raw_memory(async_bytes);
+        std::vector<std::byte> moved_memory(async_bytes);
+        std::vector<std::byte> made;
+        std::size_t moved_allocations = 0;
+        std::size_t made_allocations = 0;
+        std::vector<Peer> peers = {
+            {"raw",
+             [&] {
+                 cl_event done = nullptr;
+                 check(clEnqueueReadBuffer(raw_queue, buffer.get(), CL_FALSE, 0, async_bytes,
+                                           raw_memory.data(), 0, nullptr, &done),
+                       "clEnqueueReadBuffer");
+                 check(clWaitForEvents(1, &done), "clWaitForEvents");
+                 clReleaseEvent(done);
+             }},
+            {"openclaw, vector moved in",
+             [&] {
+                 const std::size_t before = allocations.load();
+                 openclaw::HostTransfer<std::byte> reading =
+                     queue.read(buffer, std::move(moved_memory), openclaw::nonblocking);
+                 moved_memory = std::move(reading).get();
+                 moved_allocations = allocations.load() - before;
+             }},
+            {"openclaw, vector made",
+             [&] {
+                 const std::size_t before = allocations.load();
+                 openclaw::HostTransfer<std::byte> reading =
+                     queue.read(buffer, openclaw::nonblocking);
+                 made = std::move(reading).get();
+                 made_allocations = allocations.load() - before;
+             }},
+        };
+        for (Peer& peer : peers) {
+            peer.run();
+        }
+        if (raw_memory != source || moved_memory != source || made != source) {
+            std::fprintf(stderr, "a non-blocking read is wrong\n");
+            return 1;
+        }
+        std::map<std::string, std::vector<double>> rates;
+        const int rounds = smoke ? 1 : 9;
+        for (int s = 0; s < rounds; ++s) {
+            for (const std::size_t p : bench::round_order(peers.size(), s)) {
+                const double start = bench::now();
+                peers[p].run();
+                rates[peers[p].name].push_back(static_cast<double>(async_bytes) /
+                                               (bench::now() - start) / 1e9);
+            }
+        }
+        const double raw = bench::median(rates["raw"]);
+        std::printf(
+            "\n| non-blocking read of %s into ordinary memory | GB/s | / raw | C++ "
+            "allocations per read |\n|---|---|---|---|\n",
+            bench::human_bytes(async_bytes).c_str());
+        std::printf("| raw C (clEnqueueReadBuffer CL_FALSE, then wait) | %.2f | 1.00x | - |\n",
+                    raw);
+        for (const auto& [name, count] :
+             {std::pair{std::string("openclaw, vector moved in"), moved_allocations},
+              std::pair{std::string("openclaw, vector made"), made_allocations}}) {
+            const double rate = bench::median(rates[name]);
+            std::printf("| %s | %.2f | %.2fx | %zu |\n", name.c_str(), rate, rate / raw, count);
+            bench::csv("transfers", "nonblocking read", name, async_bytes, rate, "GB/s");
+        }
+        bench::csv("transfers", "nonblocking read", "raw", async_bytes, raw, "GB/s");
     }
     return 0;
 } catch (const std::exception& error) {

@@ -580,9 +580,34 @@ TEST_CASE("nonblocking transfers of ordinary memory own that memory until they a
     marker.wait();
     const std::vector<int> tail = std::move(pending).get();
     CHECK(tail == iota(24, 1005));
+    // A read into a vector moved in: the caller's own memory, never reallocated, handed back
+    // filled; repeated reads reuse it (no allocation per read).
+    std::vector<int> mine(24, -1);
+    const int* own = mine.data();
+    for (int round = 0; round < 3; ++round) {
+        openclaw::HostTransfer<int> reading =
+            queue.read(buffer.slice(1000), std::move(mine), openclaw::nonblocking);
+        REQUIRE(reading.event());
+        mine = std::move(reading).get();
+        CHECK(mine.data() == own);
+        CHECK(mine == iota(24, 1005));
+        std::fill(mine.begin(), mine.end(), -1);
+    }
+    // A moved-in vector of the wrong size is refused (never truncated) and handed back as it was.
+    std::error_code size_error;
+    auto wrong_size = queue.read(buffer, std::move(mine), openclaw::nonblocking, size_error);
+    CHECK(size_error == openclaw::make_error_code(CL_INVALID_VALUE));
+    CHECK_FALSE(wrong_size.event());
+    mine = std::move(wrong_size).get();
+    CHECK(mine.data() == own);
+    CHECK(mine == std::vector<int>(24, -1));
     // Destroyed without get(): the destructor waits, so the memory outlives the command.
     {
         const auto dropped = queue.read(buffer, openclaw::nonblocking);
+        (void)dropped;
+    }
+    {
+        const auto dropped = queue.read(buffer.slice(1000), std::move(mine), openclaw::nonblocking);
         (void)dropped;
     }
     // Refused commands give an empty transfer (the failure goes to the OnError).

@@ -401,6 +401,12 @@ bool check_copy_fits(const MemObject& source, const MemObject& destination,
 /// Waits for `event` when a HostTransfer goes (failures to the error hook).
 void wait_noexcept(const Event& event) noexcept;
 
+/// Makes HostTransfers (what the queue's transfers that own a vector return).
+struct HostTransferAccess {
+    template <class T>
+    static HostTransfer<T> make(std::vector<T> data, Event event) noexcept;
+};
+
 }  // namespace detail
 
 /// A non-blocking transfer of ordinary host memory that owns that memory: the vector the
@@ -456,7 +462,7 @@ class [[nodiscard]] HostTransfer {
     }
 
   private:
-    friend class Queue;
+    friend struct detail::HostTransferAccess;
     HostTransfer(std::vector<T> data, Event event) noexcept
         : data_(std::move(data)), event_(std::move(event)) {}
 
@@ -464,6 +470,11 @@ class [[nodiscard]] HostTransfer {
     Event event_;
     bool waited_ = false;  // wait() has waited (and reported a failure): the destructor need not
 };
+
+template <class T>
+HostTransfer<T> detail::HostTransferAccess::make(std::vector<T> data, Event event) noexcept {
+    return HostTransfer<T>(std::move(data), std::move(event));
+}
 
 // ---- the queue's buffer commands -------------------------------------------------------------
 
@@ -495,6 +506,22 @@ void host_transfer(const Queue& queue, const BufferSlice<T, A>& region, Host&& h
     }
 }
 
+// A nonblocking transfer between a buffer region and a vector moved in, which the returned
+// HostTransfer holds until the command is done (and hands back, also when the transfer was
+// refused). No copy of the vector, no allocation.
+template <Direction direction, class Region, class T>
+HostTransfer<T> vector_transfer(const Queue& queue, const Region& region, std::vector<T> data,
+                                const WaitList& wait, OnError on_error) {
+    Event event;
+    if (check_transfer(SliceAccess::mem(region), direction, queue, region.offset(), region.size(),
+                       data.size(), element_of(region), wait, on_error)) {
+        event = Event::adopt(transfer_async(SliceAccess::mem(region), direction, queue,
+                                            region.offset(), region.size(), element_of(region),
+                                            data.data(), wait, on_error));
+    }
+    return HostTransferAccess::make(std::move(data), std::move(event));
+}
+
 // A nonblocking transfer between a buffer region and pinned memory, which tracks the command
 // so that it outlives it.
 template <Direction direction, class Region, class T>
@@ -515,22 +542,31 @@ Event pinned_transfer(const Queue& queue, const Region& region, PinnedBuffer<T>&
 }  // namespace detail
 
 template <detail::BufferRegion Region, detail::HostMemory Host, detail::CommandOption... Options>
-detail::ReadResult<Host, Options...> Queue::read(const Region& src, Host&& dst,
-                                                 Options&&... options) const {
+detail::ReadResult<Region, Host, Options...> Queue::read(const Region& src, Host&& dst,
+                                                         Options&&... options) const {
     using T = typename Region::value_type;
     static_assert(detail::same_element<Host, T>,
                   "queue.read(region, dst): dst holds another element type than the buffer: "
                   "read into a vector, array, span or PinnedBuffer of the buffer's value_type "
                   "(or view the buffer as another type with buffer.as<U>())");
-    static_assert(!detail::same_element<Host, T> || detail::HostDestination<Host, T>,
+    constexpr bool moved = detail::moves_vector<Region, Host, Options...>;
+    static_assert(!detail::same_element<Host, T> || detail::HostDestination<Host, T> || moved,
                   "queue.read(region, dst): dst is read-only (const) host memory: a read "
                   "writes into it");
     static_assert(
-        !detail::asks_nonblocking<Options...> || detail::is_pinned<std::remove_cvref_t<Host>>,
+        !detail::asks_nonblocking<Options...> || detail::is_pinned<std::remove_cvref_t<Host>> ||
+            moved,
         "queue.read(region, memory, nonblocking): memory the queue does not own "
-        "could be freed under the command: pass a PinnedBuffer, or call "
-        "queue.read(region, nonblocking) for a HostTransfer that owns its vector");
-    if constexpr (detail::HostDestination<Host, T>) {
+        "could be freed under the command: pass a PinnedBuffer, or move a vector in "
+        "(queue.read(region, std::move(v), nonblocking)) for a HostTransfer that hands it back");
+    if constexpr (moved) {
+        static_assert(!detail::asks_event<Options...>,
+                      "queue.read(region, std::move(v), nonblocking): the HostTransfer holds "
+                      "the command's Event (transfer.event()): with_event is not needed");
+        const detail::CommandOptions o = detail::command_options(options...);
+        return detail::vector_transfer<detail::Direction::read>(
+            *this, detail::region_of(src), std::move(dst), *o.wait, o.on_error);
+    } else if constexpr (detail::HostDestination<Host, T>) {
         const detail::CommandOptions o = detail::command_options(options...);
         if constexpr (detail::asks_nonblocking<Options...>) {
             if constexpr (detail::is_pinned<std::remove_cvref_t<Host>>) {
@@ -548,7 +584,7 @@ detail::ReadResult<Host, Options...> Queue::read(const Region& src, Host&& dst,
             detail::host_transfer<detail::Direction::read>(*this, detail::region_of(src), dst,
                                                            *o.wait, nullptr, o.on_error);
         }
-    } else if constexpr (!std::is_void_v<detail::ReadResult<Host, Options...>>) {
+    } else if constexpr (!std::is_void_v<detail::ReadResult<Region, Host, Options...>>) {
         return {};
     }
 }
@@ -572,7 +608,7 @@ HostTransfer<typename Region::value_type> Queue::read(const Region& src, Nonbloc
     Event event = Event::adopt(detail::transfer_async(
         detail::SliceAccess::mem(region), detail::Direction::read, *this, region.offset(),
         region.size(), detail::element_of(region), data.data(), *o.wait, o.on_error));
-    return HostTransfer<T>(std::move(data), std::move(event));
+    return detail::HostTransferAccess::make(std::move(data), std::move(event));
 }
 
 template <detail::BufferRegion Region, detail::HostMemory Host, detail::CommandOption... Options>
@@ -593,23 +629,13 @@ detail::WriteResult<Region, Host, Options...> Queue::write(const Region& dst, Ho
     if constexpr (detail::HostSource<Host, T>) {
         const detail::CommandOptions o = detail::command_options(options...);
         const auto& region = detail::region_of(dst);
-        if constexpr (detail::asks_nonblocking<Options...> &&
-                      std::is_same_v<Host, std::vector<T>>) {
+        if constexpr (detail::moves_vector<Region, Host, Options...>) {
             static_assert(!detail::asks_event<Options...>,
                           "queue.write(region, std::move(v), nonblocking): the HostTransfer "
                           "holds the command's Event (transfer.event()): with_event is not "
                           "needed");
-            std::vector<T> data = std::move(src);
-            Event event;
-            if (detail::check_transfer(detail::SliceAccess::mem(region), detail::Direction::write,
-                                       *this, region.offset(), region.size(), data.size(),
-                                       detail::element_of(region), *o.wait, o.on_error)) {
-                event = Event::adopt(detail::transfer_async(
-                    detail::SliceAccess::mem(region), detail::Direction::write, *this,
-                    region.offset(), region.size(), detail::element_of(region), data.data(),
-                    *o.wait, o.on_error));
-            }
-            return HostTransfer<T>(std::move(data), std::move(event));
+            return detail::vector_transfer<detail::Direction::write>(*this, region, std::move(src),
+                                                                     *o.wait, o.on_error);
         } else if constexpr (detail::asks_nonblocking<Options...>) {
             if constexpr (detail::is_pinned<std::remove_cvref_t<Host>>) {
                 return detail::pinned_transfer<detail::Direction::write>(*this, region, src,

@@ -132,17 +132,24 @@ inline constexpr bool asks_nonblocking = option_count<Nonblocking, O...> != 0;
 template <class... O>
 using EventIfAsked = std::conditional_t<asks_event<O...>, Event, void>;
 
-/// What read(region, host, options...) returns: the Event when asked for (`with_event`) or
-/// when the read does not block (`nonblocking`), else nothing.
-template <class Host, class... O>
-using ReadResult = std::conditional_t<asks_event<O...> || asks_nonblocking<O...>, Event, void>;
-/// What write(region, host, options...) returns: as ReadResult, but a HostTransfer keeping the
-/// vector when a vector moved in is written without blocking.
+/// What a transfer of host memory returns: the Event when asked for (`with_event`) or when the
+/// transfer does not block (`nonblocking`), else nothing.
+template <class... O>
+using TransferResult = std::conditional_t<asks_event<O...> || asks_nonblocking<O...>, Event, void>;
+/// True when `Host` is a vector of the region's elements moved into a transfer that does not
+/// block: the transfer owns it until it is done (a HostTransfer).
 template <class Region, class Host, class... O>
-using WriteResult =
-    std::conditional_t<asks_nonblocking<O...> &&
-                           std::is_same_v<Host, std::vector<typename Region::value_type>>,
-                       HostTransfer<typename Region::value_type>, ReadResult<Host, O...>>;
+inline constexpr bool moves_vector =
+    asks_nonblocking<O...>&& std::is_same_v<Host, std::vector<typename Region::value_type>>;
+/// What read(region, host, options...) and write(region, host, options...) return: as
+/// TransferResult, but a HostTransfer holding the vector when a vector moved in is read into
+/// or written from without blocking.
+template <class Region, class Host, class... O>
+using ReadResult =
+    std::conditional_t<moves_vector<Region, Host, O...>, HostTransfer<typename Region::value_type>,
+                       TransferResult<O...>>;
+template <class Region, class Host, class... O>
+using WriteResult = ReadResult<Region, Host, O...>;
 /// What the maps return: the view, and with `with_event` the map command's Event beside it.
 template <class T, class... O>
 using MapResult =
@@ -397,15 +404,19 @@ class Queue {
     /// count)` or `std::span(dst).first(count)`). Blocking: large reads into pageable memory of a
     /// discrete device are staged through pinned buffers (QueueOptions::staging). Options, in any
     /// order: `with_event` returns the (completed) command's Event, e.g. for its profile;
-    /// `nonblocking` (only for a PinnedBuffer, which waits for the command before its memory goes)
-    /// starts the read and returns its Event at once; a wait list; an error target.
+    /// `nonblocking` starts the read and returns at once, for memory that cannot be freed under
+    /// it: a PinnedBuffer (which waits for the command before its memory goes; the Event is
+    /// returned) or a vector moved in (`queue.read(region, std::move(v), nonblocking)`: the
+    /// returned HostTransfer holds it, no copy, no allocation, and get() hands it back filled); a
+    /// wait list; an error target.
     template <detail::BufferRegion Region, detail::HostMemory Host,
               detail::CommandOption... Options>
-    detail::ReadResult<Host, Options...> read(const Region& src, Host&& dst,
-                                              Options&&... options) const;
-    /// Starts reading the region into a vector the returned HostTransfer owns; get() waits and
-    /// hands it over. The memory cannot be freed under the command. Options: a wait list, an
-    /// error target.
+    detail::ReadResult<Region, Host, Options...> read(const Region& src, Host&& dst,
+                                                      Options&&... options) const;
+    /// Starts reading the region into a new vector the returned HostTransfer owns; get() waits
+    /// and hands it over. The memory cannot be freed under the command. It allocates and zeroes
+    /// the vector: to read into memory of your own, move a vector in (above). Options: a wait
+    /// list, an error target.
     template <detail::BufferRegion Region, detail::CommandOption... Options>
     [[nodiscard]] HostTransfer<typename Region::value_type> read(const Region& src, Nonblocking,
                                                                  Options&&... options) const;
