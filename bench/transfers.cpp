@@ -6,36 +6,20 @@
 // keeps, openclaw into a vector moved in and handed back, and openclaw into a vector it makes,
 // with the C++ allocations each openclaw read makes (counted by this program's operator new).
 // Usage: bench_transfers [--smoke] [--max-mib N] (default: 1024 on a GPU, 256 on other devices)
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
-#include <new>
 #include <string>
 #include <vector>
 
 #include "common.hpp"
 #include "peers.hpp"
 
-namespace {
-std::atomic<std::size_t> allocations{0};
-}  // namespace
-
-// Every C++ allocation of the program is counted (the non-blocking read table's last column).
-void* operator new(std::size_t bytes) {
-    allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* memory = std::malloc(bytes == 0 ? 1 : bytes)) {
-        return memory;
-    }
-    throw std::bad_alloc();
-}
-void operator delete(void* memory) noexcept {
-    std::free(memory);
-}
-void operator delete(void* memory, std::size_t) noexcept {
-    std::free(memory);
-}
+namespace bench {
+/// C++ allocations so far (allocation_count.cpp replaces this program's operator new).
+std::size_t allocations() noexcept;
+}  // namespace bench
 
 namespace {
 
@@ -284,19 +268,19 @@ int main(int argc, char** argv) try {
              }},
             {"openclaw, vector moved in",
              [&] {
-                 const std::size_t before = allocations.load();
+                 const std::size_t before = bench::allocations();
                  openclaw::HostTransfer<std::byte> reading =
                      queue.read(buffer, std::move(moved_memory), openclaw::nonblocking);
                  moved_memory = std::move(reading).get();
-                 moved_allocations = allocations.load() - before;
+                 moved_allocations = bench::allocations() - before;
              }},
             {"openclaw, vector made",
              [&] {
-                 const std::size_t before = allocations.load();
+                 const std::size_t before = bench::allocations();
                  openclaw::HostTransfer<std::byte> reading =
                      queue.read(buffer, openclaw::nonblocking);
                  made = std::move(reading).get();
-                 made_allocations = allocations.load() - before;
+                 made_allocations = bench::allocations() - before;
              }},
         };
         for (Peer& peer : peers) {
