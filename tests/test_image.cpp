@@ -734,6 +734,11 @@ TEST_CASE("images: every image command gives its event on request") {
     queue.read(other, back);
     CHECK(back[0].s[0] == 5);
     CHECK(back[3 * 8 + 5].s[2] == 3);
+    // An image is a memory object: the queue migrates it as it migrates a buffer.
+    const openclaw::Event migrated = queue.migrate(other, {.to_host = true}, openclaw::with_event);
+    REQUIRE(migrated);
+    CHECK(migrated.info<CL_EVENT_COMMAND_TYPE>() == CL_COMMAND_MIGRATE_MEM_OBJECTS);
+    migrated.wait();
     // A refused command gives no event and reports why.
     std::error_code ec;
     const openclaw::Event refused =
