@@ -137,10 +137,12 @@ using EventIfAsked = std::conditional_t<asks_event<O...>, Event, void>;
 template <class... O>
 using TransferResult = std::conditional_t<asks_event<O...> || asks_nonblocking<O...>, Event, void>;
 /// True when `Host` is a vector of the region's elements moved into a transfer that does not
-/// block: the transfer owns it until it is done (a HostTransfer).
+/// block: the transfer owns it until it is done (a HostTransfer). A concept, so that a Region
+/// without elements (an image, when overloads are tried) makes it false, not an error.
 template <class Region, class Host, class... O>
-inline constexpr bool moves_vector =
-    asks_nonblocking<O...>&& std::is_same_v<Host, std::vector<typename Region::value_type>>;
+concept moves_vector = asks_nonblocking<O...> && requires {
+    typename Region::value_type;
+} && std::is_same_v<Host, std::vector<typename Region::value_type>>;
 /// What read(region, host, options...) and write(region, host, options...) return: as
 /// TransferResult, but a HostTransfer holding the vector when a vector moved in is read into
 /// or written from without blocking.
