@@ -165,9 +165,10 @@ class [[nodiscard]] Event {
     auto duration(OnError on_error = {}) const {
         if constexpr (detail::is_complete<P>) {
             using Duration = decltype(P::queued);
-            const cl_ulong start = profiling(CL_PROFILING_COMMAND_START, on_error);
-            const cl_ulong end = profiling(CL_PROFILING_COMMAND_END, on_error);
-            return Duration(static_cast<typename Duration::rep>(end - start));
+            using Rep = typename Duration::rep;
+            // As Profile::duration(): a signed difference of the two timestamps.
+            return Duration(static_cast<Rep>(profiling(CL_PROFILING_COMMAND_END, on_error))) -
+                   Duration(static_cast<Rep>(profiling(CL_PROFILING_COMMAND_START, on_error)));
         } else {
             return profile<P>(on_error);  // says which header to include
         }

@@ -459,32 +459,33 @@ struct CommandTraits<SvmSpan<T>, Verb> {
     template <CommandOption... O>
     static MapOf<const T, O...> command(verb::MapRead, const Queue& queue, const SvmSpan<T>& region,
                                         O&&... options) {
-        return map<const T>(queue, region, CL_MAP_READ, options...);
+        return map<const T, false>(queue, region, CL_MAP_READ, options...);
     }
     /// queue.map_write(svm(region)): CL_MAP_WRITE (what the host leaves keeps its contents).
     template <CommandOption... O>
     static MapOf<T, O...> command(verb::MapWrite, const Queue& queue, const SvmSpan<T>& region,
                                   O&&... options) {
-        return map<T>(queue, region, CL_MAP_WRITE, options...);
+        return map<T, true>(queue, region, CL_MAP_WRITE, options...);
     }
     /// queue.map_discard(svm(region)): CL_MAP_WRITE_INVALIDATE_REGION (write every element).
     template <CommandOption... O>
     static MapOf<T, O...> command(verb::MapDiscard, const Queue& queue, const SvmSpan<T>& region,
                                   O&&... options) {
-        return map<T>(queue, region, CL_MAP_WRITE_INVALIDATE_REGION, options...);
+        return map<T, true>(queue, region, CL_MAP_WRITE_INVALIDATE_REGION, options...);
     }
     /// queue.map_read_write(svm(region)).
     template <CommandOption... O>
     static MapOf<T, O...> command(verb::MapReadWrite, const Queue& queue, const SvmSpan<T>& region,
                                   O&&... options) {
-        return map<T>(queue, region, CL_MAP_READ | CL_MAP_WRITE, options...);
+        return map<T, true>(queue, region, CL_MAP_READ | CL_MAP_WRITE, options...);
     }
 
   private:
-    template <class U, class... O>
+    // `Writes`: the map lets the host write (the view's elements are T), so T must not be const.
+    template <class U, bool Writes, class... O>
     static MapOf<U, O...> map(const Queue& queue, const SvmSpan<T>& region, cl_map_flags flags,
                               O&... options) {
-        static_assert(std::is_const_v<U> || !std::is_const_v<T>,
+        static_assert(!Writes || !std::is_const_v<T>,
                       "queue.map_write / map_discard / map_read_write(svm(region)): the region "
                       "must be writable (an SvmSpan of const elements maps for reading only)");
         return run_map(
