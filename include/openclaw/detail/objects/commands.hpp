@@ -15,7 +15,6 @@
 //
 // A description holds raw handles and never owns them: whoever runs it keeps them alive.
 
-#include <openclaw/detail/base/handle.hpp>
 #include <openclaw/detail/base/map_registry.hpp>
 #include <openclaw/error.hpp>
 
