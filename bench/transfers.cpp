@@ -5,7 +5,8 @@
 // Then non-blocking reads into ordinary memory (512 MiB on a GPU): the raw C API into a vector it
 // keeps, openclaw into a vector moved in and handed back, and openclaw into a vector it makes,
 // with the C++ allocations each openclaw read makes (counted by this program's operator new).
-// Usage: bench_transfers [--smoke] [--max-mib N] (default: 1024 on a GPU, 256 on other devices)
+// Usage: bench_transfers [--smoke] [--max-mib N] (the largest transfer, non-blocking reads
+// included; default: 1024 on a GPU, 256 on other devices)
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -243,9 +244,9 @@ int main(int argc, char** argv) try {
     // caller waits later. The raw C way reads into memory the caller keeps; openclaw takes that
     // memory by move and hands it back (queue.read(region, std::move(v), nonblocking)), or makes a
     // vector of its own (queue.read(region, nonblocking)).
-    const std::size_t async_bytes = smoke             ? std::size_t{4} << 20
-                                    : device.is_gpu() ? std::size_t{512} << 20
-                                                      : std::size_t{64} << 20;
+    const std::size_t async_bytes = std::min(max_bytes, smoke             ? std::size_t{4} << 20
+                                                        : device.is_gpu() ? std::size_t{512} << 20
+                                                                          : std::size_t{64} << 20);
     {
         const auto buffer = openclaw::ReadWriteBuffer<std::byte>{context, async_bytes};
         std::vector<std::byte> source(async_bytes);

@@ -231,3 +231,124 @@ TEST_CASE("a pooled buffer may outlive its pool") {
     env().queue.read(kept, back);
     CHECK(back == std::vector<cl_int>(8, 9));
 }
+
+TEST_CASE("in queue order, returned memory is handed out again before earlier commands ran") {
+    // The queue is held behind a gate: nothing enqueued before the return has run. A pool that
+    // reuses after completion makes a second memory object; one in queue order hands the same
+    // memory out at once (the queue runs the new lease's commands after the old ones).
+    for (const openclaw::PoolReuse reuse :
+         {openclaw::PoolReuse::after_completion, openclaw::PoolReuse::queue_order}) {
+        const bool in_order = reuse == openclaw::PoolReuse::queue_order;
+        openclaw::UserEvent gate{env().context};
+        const openclaw::Queue queue{env().context, env().device};
+        MemoryPool pool{queue, PoolOptions{.reuse = reuse}};
+        (void)queue.barrier(openclaw::after(gate));
+        cl_mem first = nullptr;
+        {
+            const auto buffer = pool.allocate<cl_int>(64);
+            first = buffer.get();
+        }
+        cl_mem second_mem = nullptr;
+        bool driver_holds = false;
+        {
+            const auto second = pool.allocate<cl_int>(64);
+            CHECK((second.get() == first) == in_order);
+            CHECK(pool.stats().created == (in_order ? 1u : 2u));
+            second_mem = second.get();
+            queue.fill(second, 1);  // queued behind the gate
+            // Drivers that count a queued command's reference (PoCL) hold the memory back until
+            // the command has run, in either mode.
+            cl_uint references = 0;
+            REQUIRE(clGetMemObjectInfo(second.get(), CL_MEM_REFERENCE_COUNT, sizeof references,
+                                       &references, nullptr) == CL_SUCCESS);
+            driver_holds = references > 2;  // more than the buffer's and the pool's
+        }
+        const auto third = pool.allocate<cl_int>(64);
+        CHECK((third.get() == second_mem) == (in_order && !driver_holds));
+        // The queue's order keeps the leases' commands apart: the earlier fill runs first.
+        queue.fill(third, 7);
+        gate.complete();
+        std::vector<cl_int> back(64);
+        queue.read(third, back);
+        CHECK(back == std::vector<cl_int>(64, 7));
+    }
+}
+
+TEST_CASE("in queue order, a loop that runs ahead of the device computes the same results") {
+    auto add = program().kernel<InOut<cl_int>, cl_int>("add");
+    MemoryPool pool{env().queue, PoolOptions{.reuse = openclaw::PoolReuse::queue_order}};
+    const openclaw::ReadWriteBuffer<cl_int> results{env().context, 300};
+    for (int round = 0; round < 300; ++round) {
+        const auto scratch = pool.allocate<cl_int>(round % 2 == 0 ? 256 : 1024);
+        env().queue.fill(scratch, round);
+        env().queue.enqueue(add.set_args(scratch, 1), NDRange{256});
+        env().queue.copy(scratch.slice(0, 1), results.slice(static_cast<std::size_t>(round), 1));
+    }  // no wait in the loop: each scratch goes back with its commands still queued
+    std::vector<cl_int> back(300);
+    env().queue.read(results, back);
+    for (int round = 0; round < 300; ++round) {
+        CHECK(back[static_cast<std::size_t>(round)] == round + 1);
+    }
+    CHECK(pool.stats().allocations == 300);
+    CHECK(pool.stats().bytes_in_use == 0);
+}
+
+TEST_CASE("in queue order, memory a kernel still holds is not handed out again") {
+    MemoryPool pool{env().queue, PoolOptions{.reuse = openclaw::PoolReuse::queue_order}};
+    auto add = program().kernel<InOut<cl_int>, cl_int>("add");
+    cl_mem held = nullptr;
+    {
+        const auto buffer = pool.allocate<cl_int>(16);
+        held = buffer.get();
+        add.set_args(buffer, 1);  // a later launch of `add` would use this memory
+    }
+    env().queue.finish();
+    {
+        const auto next = pool.allocate<cl_int>(16);
+        CHECK(next.get() != held);
+    }
+    add = program().kernel<InOut<cl_int>, cl_int>("add");
+    (void)pool.trim(static_cast<std::size_t>(-1));  // finishes the queue, releases nothing
+    settle(pool);
+    CHECK(pool.stats().bytes_pending == 0);
+    const auto again = pool.allocate<cl_int>(16);
+    CHECK(pool.stats().created == 2);  // one of the two came back
+}
+
+TEST_CASE("in queue order, a limit waits for the queue; trim releases what it held") {
+    MemoryPool limited{env().queue, PoolOptions{.max_bytes = 2 * 4096,
+                                                .reuse = openclaw::PoolReuse::queue_order}};
+    const auto a = limited.allocate<cl_int>(1024);
+    auto b = limited.allocate<cl_int>(1024);
+    const auto over = thrown<openclaw::Error>([&] { (void)limited.allocate<cl_int>(1024); });
+    REQUIRE(over);
+    CHECK(over->cl_code() == CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    CHECK_THAT(over->what(), has("PoolOptions::max_bytes is 8192"));
+    env().queue.fill(b, 3);
+    b = openclaw::ReadWriteBuffer<cl_int>{};       // back, its fill perhaps still queued
+    const auto c = limited.allocate<cl_int>(256);  // another size: b's memory makes room
+    CHECK(limited.stats().created == 3);
+    CHECK(limited.stats().released == 1);
+    CHECK(limited.stats().bytes_held == 4096 + 1024);
+    CHECK(limited.trim() == 0);  // a and c are in use
+}
+
+TEST_CASE("queue-order reuse on an out-of-order queue is refused, naming why") {
+    const auto supported = env().device.info<0x102A /* CL_DEVICE_QUEUE_PROPERTIES */>();
+    if ((supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0) {
+        WARN("the device has no out-of-order queues: the refusal is not tried");
+        return;
+    }
+    const openclaw::Queue unordered{env().context, env().device, {.out_of_order = true}};
+    const auto refused = thrown<openclaw::Error>([&] {
+        MemoryPool pool{unordered, PoolOptions{.reuse = openclaw::PoolReuse::queue_order}};
+    });
+    REQUIRE(refused);
+    CHECK(refused->cl_code() == CL_INVALID_COMMAND_QUEUE);
+    CHECK(refused->call() == "MemoryPool");
+    CHECK_THAT(refused->what(), has("out-of-order"));
+    // After completion, the default, works on any queue.
+    MemoryPool any{unordered};
+    const auto buffer = any.allocate<cl_int>(4);
+    CHECK(buffer.size() == 4);
+}

@@ -1,7 +1,9 @@
 // memory_pool: a loop that needs scratch buffers of a few sizes every iteration (a blur of a row
-// block through a temporary, then a partial sum), once with a new buffer per use (clCreateBuffer
-// and clReleaseMemObject each time) and once from a MemoryPool; both results are checked against
-// the host, and the pool's statistics show that it stopped growing after the first iterations.
+// block through a temporary, then its sum, both kernels of a few microseconds on a GPU), once with
+// a new buffer per use (clCreateBuffer and clReleaseMemObject each time), then from a MemoryPool
+// that reuses memory once its commands have completed, then from one that reuses it in the
+// queue's order; every result is checked against the host, and the pools' statistics show that
+// they stopped growing after the first iterations.
 // Usage: memory_pool [iterations]  (default 2000)
 #include <openclaw/openclaw.hpp>
 #include <openclaw/pool.hpp>
@@ -21,10 +23,18 @@ __kernel void blur(__global const int* in, __global int* out, const uint n) {
     const int right = in[i + 1 == n ? i : i + 1];
     out[i] = left + in[i] + right;
 }
-__kernel void total(__global const int* in, __global int* sums, const uint n, const uint slot) {
-    int s = 0;
-    for (uint i = 0; i < n; ++i) s += in[i];
-    sums[slot] = s;
+// Each work-group of 256 adds its part in local memory, then into the slot (zeroed before).
+__kernel __attribute__((reqd_work_group_size(256, 1, 1)))
+void total(__global const int* in, __global int* sums, const uint slot) {
+    __local int part[256];
+    const uint l = get_local_id(0);
+    part[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint s = 128; s > 0; s >>= 1) {
+        if (l < s) part[l] += part[l + s];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0) atomic_add(&sums[slot], part[0]);
 }
 )CLC";
 
@@ -45,15 +55,16 @@ int main(int argc, char** argv) try {
     openclaw::Queue queue{context, device};
     auto program = openclaw::Program::build(context, source);
     auto blur = program.kernel<In<cl_int>, Out<cl_int>, cl_uint>("blur");
-    auto total = program.kernel<In<cl_int>, Out<cl_int>, cl_uint, cl_uint>("total");
+    auto total = program.kernel<In<cl_int>, openclaw::InOut<cl_int>, cl_uint>("total");
 
-    const std::size_t sizes[] = {1024, 4096, 65536, 262144};  // 4 KiB to 1 MiB of ints
+    // 4 KiB to 1 MiB of ints, each a whole number of the sum's work-groups of 256.
+    const std::size_t sizes[] = {1024, 4096, 65536, 262144};
     std::vector<cl_int> host(262144);
     for (std::size_t i = 0; i < host.size(); ++i) {
         host[i] = static_cast<cl_int>(i % 7);
     }
     const openclaw::ReadOnlyBuffer<cl_int> input{queue, host};
-    const openclaw::WriteOnlyBuffer<cl_int> sums{context, static_cast<std::size_t>(iterations)};
+    const openclaw::ReadWriteBuffer<cl_int> sums{context, static_cast<std::size_t>(iterations)};
     // The host's sum of the blurred first n elements, for each of the sizes.
     cl_int sums_of[4] = {};
     for (std::size_t k = 0; k < 4; ++k) {
@@ -68,14 +79,15 @@ int main(int argc, char** argv) try {
 
     // Each iteration: a scratch buffer for the blur, its sum written into slot `it` of `sums`.
     const auto run = [&](auto&& scratch_of, int rounds) {
+        queue.fill(sums, 0);
+        queue.finish();
         const auto start = std::chrono::steady_clock::now();
         for (int it = 0; it < rounds; ++it) {
             const std::size_t n = sizes[static_cast<std::size_t>(it) % 4];
             const auto scratch = scratch_of(n);
             queue.enqueue(blur.set_args(input, scratch, static_cast<cl_uint>(n)), NDRange{n});
-            queue.enqueue(
-                total.set_args(scratch, sums, static_cast<cl_uint>(n), static_cast<cl_uint>(it)),
-                NDRange{1});
+            queue.enqueue(total.set_args(scratch, sums, static_cast<cl_uint>(it)), NDRange{n},
+                          NDRange{256});
         }
         queue.finish();
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -98,7 +110,7 @@ int main(int argc, char** argv) try {
         [&](std::size_t n) {
             return openclaw::ReadWriteBuffer<cl_int>{context, n};
         },
-        4);  // compiles the kernels (PoCL builds them at the first launch)
+        iterations < 4 ? iterations : 4);  // compiles the kernels (PoCL: at the first launch)
     const double fresh_ms = run(
         [&](std::size_t n) {
             return openclaw::ReadWriteBuffer<cl_int>{context, n};
@@ -107,21 +119,36 @@ int main(int argc, char** argv) try {
     if (!verify("new buffers")) {
         return EXIT_FAILURE;
     }
-    queue.fill(sums, 0);
-    // The limit bounds what the host, running ahead of the device, holds in flight.
+    // Reused once the commands before a return have completed; the limit bounds what the host,
+    // running ahead of the device, holds in flight.
     openclaw::MemoryPool pool{queue, openclaw::PoolOptions{.max_bytes = std::size_t{16} << 20}};
     const double pooled_ms =
         run([&](std::size_t n) { return pool.allocate<cl_int>(n); }, iterations);
     if (!verify("pooled buffers")) {
         return EXIT_FAILURE;
     }
-    const openclaw::PoolStats stats = pool.stats();
-    std::printf("%d iterations: new buffers %.2f ms, pooled %.2f ms (%.2fx)\n", iterations,
-                fresh_ms, pooled_ms, fresh_ms / pooled_ms);
-    std::printf("pool: %llu allocations, %llu memory objects created, %zu bytes held (peak %zu)\n",
-                static_cast<unsigned long long>(stats.allocations),
-                static_cast<unsigned long long>(stats.created), stats.bytes_held,
-                stats.peak_bytes_held);
+    // Reused at once by the queue's later commands: every scratch buffer is used on this
+    // in-order queue only, so its order keeps each lease's kernels after the previous lease's.
+    openclaw::MemoryPool ordered{queue,
+                                 openclaw::PoolOptions{.reuse = openclaw::PoolReuse::queue_order}};
+    const double ordered_ms =
+        run([&](std::size_t n) { return ordered.allocate<cl_int>(n); }, iterations);
+    if (!verify("pooled buffers, queue order")) {
+        return EXIT_FAILURE;
+    }
+    std::printf(
+        "%d iterations: new buffers %.2f ms, pooled %.2f ms (%.2fx), pooled in queue order %.2f "
+        "ms (%.2fx)\n",
+        iterations, fresh_ms, pooled_ms, fresh_ms / pooled_ms, ordered_ms, fresh_ms / ordered_ms);
+    for (const auto* which : {&pool, &ordered}) {
+        const openclaw::PoolStats stats = which->stats();
+        std::printf(
+            "%s: %llu allocations, %llu memory objects created, %zu bytes held (peak %zu)\n",
+            which == &pool ? "pool" : "pool in queue order",
+            static_cast<unsigned long long>(stats.allocations),
+            static_cast<unsigned long long>(stats.created), stats.bytes_held,
+            stats.peak_bytes_held);
+    }
     pool.trim();
     std::printf(
         "memory_pool: %d iterations, every sum verified; after trim the pool holds %zu "

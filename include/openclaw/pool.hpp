@@ -4,8 +4,9 @@
 // released (a side header). allocate<T, Access>(count) hands out a plain Buffer<T, Access> over a
 // pooled memory object; when the last copy of that buffer goes, the memory returns to the pool,
 // and is handed out again only once the commands enqueued on the pool's queue before the return
-// have completed (a marker event) and nothing else holds the memory object (a kernel bound to it,
-// a graph, a sub-buffer). Recycled whole buffers, not sub-buffers of large blocks: on NVIDIA's
+// have completed (a marker event), or at once for the queue's later commands
+// (PoolReuse::queue_order), and nothing else holds the memory object (a kernel bound to it, a
+// graph, a sub-buffer). Recycled whole buffers, not sub-buffers of large blocks: on NVIDIA's
 // driver (580, H200) a kernel's first use of a new sub-buffer costs as much as a new buffer
 // (96-405 us a cycle against 66-84 for clCreateBuffer), while reusing a memory object costs a
 // launch alone (6 us).
@@ -26,15 +27,34 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// How a MemoryPool holds memory. Returned memory is reused once the commands enqueued on the
-/// pool's queue before its return have completed (so work on other queues that the pool's queue
-/// waited for, and host access, are safe too) and the driver and openclaw hold no other
-/// reference to it (a kernel bound to it, a graph, a sub-buffer, a command in flight).
+/// When a MemoryPool hands returned memory out again. Either way, memory that the driver or
+/// openclaw still references (a kernel bound to it, a graph, a sub-buffer) waits until that
+/// reference goes.
+enum class PoolReuse {
+    /// Once the commands enqueued on the pool's queue before its return have completed (a marker
+    /// event after the returns): the next buffer over that memory may be used anywhere, on other
+    /// queues and by the host, as a new buffer can.
+    after_completion,
+    /// At once, for the commands enqueued after it on the pool's queue, which must be in order:
+    /// those run after the commands of the memory's previous lease (CUDA's stream-ordered reuse,
+    /// cudaFreeAsync then cudaMallocAsync on one stream). No marker, no wait, and a loop that
+    /// runs ahead of the device holds one buffer per size instead of every one in flight. The
+    /// contract: the pool's buffers are used by commands of the pool's queue only, or of another
+    /// queue only after it has waited for the pool's queue (an event of it) since the buffer was
+    /// allocated; otherwise the other queue may run while the previous lease's commands still
+    /// use the memory.
+    queue_order,
+};
+
+/// How a MemoryPool holds memory: when it hands returned memory out again (PoolReuse) and how
+/// much it may hold.
 struct PoolOptions {
     /// The most bytes the pool holds (0: no limit). An allocation past it waits for the oldest
     /// returned memory's commands (the queue keeps running) and releases idle buffers of other
     /// sizes before it fails. It bounds what a host that runs ahead of the device holds.
     std::size_t max_bytes = 0;
+    /// When returned memory is reused (the default: once its commands have completed).
+    PoolReuse reuse = PoolReuse::after_completion;
 };
 
 /// What a MemoryPool holds, in bytes of its memory objects (sizes are rounded up to classes).
@@ -64,6 +84,7 @@ struct PoolState {
 
     Queue queue;
     PoolOptions options;
+    bool queue_order = false;  // options.reuse == PoolReuse::queue_order
     std::mutex mutex;               // guards what follows
     std::vector<Entry> idle;        // reusable now
     std::vector<Entry> returned;    // leases ended since the last harvest
@@ -119,7 +140,9 @@ struct PoolState {
             return;
         }
         stats.bytes_pending += entry.bytes;
-        returned.push_back(entry);
+        // In queue order the queue orders the next lease's commands after this one's: only other
+        // references hold the memory back.
+        (queue_order ? referenced : returned).push_back(entry);
     }
 
     // Puts memory returned since the last call behind a marker (under the lock).
@@ -198,14 +221,18 @@ struct PoolState {
         return nullptr;
     }
 
-    // Releases idle memory objects until at most `keep` bytes are held (under the lock); the
-    // bytes released.
-    std::size_t release_idle(std::size_t keep) noexcept {
+    // Releases memory objects of `from` (idle, or returned and still referenced elsewhere) until
+    // at most `keep` bytes are held (under the lock); the bytes released. Releasing the pool's
+    // reference is safe whoever else holds one: the driver frees the memory after them.
+    std::size_t release_until(std::vector<Entry>& from, std::size_t keep) noexcept {
         std::size_t freed = 0;
-        while (!idle.empty() && stats.bytes_held > keep) {
-            const Entry entry = idle.back();
-            idle.pop_back();
+        while (!from.empty() && stats.bytes_held > keep) {
+            const Entry entry = from.back();
+            from.pop_back();
             release(entry);
+            if (&from != &idle) {
+                stats.bytes_pending -= entry.bytes;
+            }
             stats.bytes_held -= entry.bytes;
             --stats.buffers_held;
             ++stats.released;
@@ -213,6 +240,7 @@ struct PoolState {
         }
         return freed;
     }
+    std::size_t release_idle(std::size_t keep) noexcept { return release_until(idle, keep); }
 };
 
 /// The size class of a request: a power of two from 256 bytes up to 64 MiB, then whole 8 MiB
@@ -244,7 +272,8 @@ inline std::size_t pool_class(std::size_t bytes) noexcept {
 /// Buffer<T, Access>, and the memory comes back when its last copy goes (see PoolOptions for
 /// when it is reused). CUDA's stream-ordered allocator (cudaMallocAsync / cudaFreeAsync on a
 /// stream) for OpenCL, with the release implied by the buffer's lifetime, and the reuse ordered
-/// by the completion of the queue's earlier commands rather than by the queue's order alone:
+/// by the completion of the queue's earlier commands (safe on any queue), or by the queue's order
+/// alone with PoolReuse::queue_order (no marker per return, for buffers used on that queue):
 ///
 ///     openclaw::MemoryPool pool{queue};
 ///     for (...) {
@@ -266,12 +295,22 @@ class MemoryPool {
         }
         detail::Relay step(on_error);
         const cl_ulong max_alloc = queue.device(step).max_mem_alloc_size(step);
+        const bool queue_order = options.reuse == PoolReuse::queue_order;
+        const cl_command_queue_properties properties =
+            queue_order ? queue.info<CL_QUEUE_PROPERTIES>(step) : 0;
         if (step.failed()) {
+            return;
+        }
+        if ((properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0) {
+            detail::fail(on_error, CL_INVALID_COMMAND_QUEUE, "MemoryPool",
+                         "PoolReuse::queue_order on an out-of-order queue: reuse in queue order "
+                         "needs an in-order queue, whose commands run in the order enqueued");
             return;
         }
         state_ = std::make_shared<detail::PoolState>();
         state_->queue = queue;
         state_->options = options;
+        state_->queue_order = queue_order;
         state_->max_alloc = max_alloc > std::numeric_limits<std::size_t>::max()
                                 ? std::numeric_limits<std::size_t>::max()
                                 : static_cast<std::size_t>(max_alloc);
@@ -301,7 +340,8 @@ class MemoryPool {
 
     /// Releases idle memory until the pool holds at most `keep_bytes`; returns the bytes
     /// released. Memory returned to the pool counts as idle once the commands before its return
-    /// have completed, which trim waits for; memory in use, or still referenced elsewhere, stays.
+    /// have completed, which trim waits for (in queue order: for the whole queue); memory in use,
+    /// or still referenced elsewhere, stays.
     std::size_t trim(std::size_t keep_bytes = 0, OnError on_error = {}) {
         if (!state_) {
             detail::refuse_empty(on_error, CL_INVALID_VALUE, "MemoryPool::trim", "pool");
@@ -310,6 +350,11 @@ class MemoryPool {
         const std::lock_guard lock(state_->mutex);
         if (!state_->mark(on_error)) {
             return 0;
+        }
+        if (state_->queue_order && !state_->referenced.empty() &&
+            !detail::check(clFinish(state_->queue.get()), "clFinish", on_error,
+                           [] { return "the pool's queue, before trimming"; })) {
+            return 0;  // in queue order nothing marks the returns: wait for the whole queue
         }
         if (!state_->waiting.empty()) {
             const cl_event last = state_->waiting.back().marker;  // the queue is in order
@@ -389,6 +434,21 @@ class MemoryPool {
                 mem = state.take(size);
             }
             const std::size_t limit = state.options.max_bytes;
+            // Past the limit in queue order: memory that only commands in flight reference (on
+            // drivers that count those references) comes back once the queue has finished.
+            if (mem == nullptr && limit != 0 && state.queue_order &&
+                detail::saturating_add(state.stats.bytes_held, size) > limit &&
+                !state.referenced.empty()) {
+                lock.unlock();
+                const cl_int code = clFinish(state.queue.get());
+                lock.lock();
+                if (!detail::check(code, "clFinish", on_error,
+                                   [] { return "the pool's queue, for returned buffers"; }) ||
+                    !state.harvest(on_error)) {
+                    return {};
+                }
+                mem = state.take(size);
+            }
             // Past the limit: wait for the oldest returned memory's commands, one group at a
             // time (the queue keeps running), then make room from other sizes' idle memory.
             while (mem == nullptr && limit != 0 &&
@@ -413,6 +473,11 @@ class MemoryPool {
                 detail::saturating_add(state.stats.bytes_held, size) > limit) {
                 if (size <= limit) {
                     (void)state.release_idle(limit - size);
+                    if (state.queue_order) {
+                        // The queue has finished (above): what a kernel, a graph or a driver
+                        // running late still references goes from the pool's count.
+                        (void)state.release_until(state.referenced, limit - size);
+                    }
                 }
                 if (detail::saturating_add(state.stats.bytes_held, size) > limit) {
                     detail::fail(
