@@ -91,17 +91,27 @@ inline std::size_t option(int argc, char** argv, std::string_view flag, std::siz
 }
 
 /// OPENCLAW_BENCH_STAGING="slot_mib,slots,min_kib,chunks,threads,stream_reads,stream_writes,
-/// spin_us,poll_us,threshold_kib" sets the staging pools' tuning (detail/memory/staging.hpp)
-/// before the benchmark makes its queues, so that one build measures several tunings in the
-/// suite.
+/// spin_us,poll_us,threshold_kib[,mid_limit_kib,mid_chunks,mid_threads,mid_spin_us]" sets the
+/// staging pools' tuning (detail/memory/staging.hpp) before the benchmark makes its queues, so
+/// that one build measures several tunings in the suite (the mid-size settings keep their
+/// defaults when left out).
 inline void set_staging(const char* text) {
     openclaw::detail::StagingTuning& t = openclaw::detail::staging_tuning();
-    unsigned long long v[10] = {};
-    if (std::sscanf(text, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &v[0], &v[1], &v[2],
-                    &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) != 10) {
+    unsigned long long v[14] = {};
+    const int read = std::sscanf(
+        text, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &v[0], &v[1],
+        &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13]);
+    if (read != 10 && read != 14) {
         throw std::runtime_error(std::string("staging tuning \"") + text +
                                  "\": want slot_mib,slots,min_kib,chunks,threads,stream_reads,"
-                                 "stream_writes,spin_us,poll_us,threshold_kib");
+                                 "stream_writes,spin_us,poll_us,threshold_kib[,mid_limit_kib,"
+                                 "mid_chunks,mid_threads,mid_spin_us]");
+    }
+    if (read == 14) {
+        t.mid_limit = static_cast<std::size_t>(v[10]) << 10;
+        t.mid_chunks = static_cast<std::size_t>(v[11]);
+        t.mid_threads = static_cast<unsigned>(v[12]);
+        t.mid_spin_us = static_cast<unsigned>(v[13]);
     }
     t.slot_bytes = static_cast<std::size_t>(v[0]) << 20;
     t.slots = static_cast<std::size_t>(v[1]);
@@ -118,18 +128,19 @@ inline void set_staging(const char* text) {
 /// The tuning in words.
 inline std::string describe_staging() {
     const openclaw::detail::StagingTuning& t = openclaw::detail::staging_tuning();
-    char text[256];
+    char text[384];
     std::snprintf(text, sizeof text,
                   "%zu MiB slots x %zu, chunks %zu KiB..%zu MiB (about %zu per transfer), %u "
                   "threads, streaming stores on %s, helpers awake %u us, events polled %u us, "
-                  "from %zu KiB",
+                  "from %zu KiB; up to %zu KiB: %zu chunks, %u threads awake %u us",
                   t.slot_bytes >> 20, t.slots, t.min_chunk >> 10, t.slot_bytes >> 20,
                   t.target_chunks, t.threads,
                   t.stream_reads && t.stream_writes ? "both"
                   : t.stream_reads                  ? "reads"
                   : t.stream_writes                 ? "writes"
                                                     : "neither",
-                  t.spin_us, t.poll_us, t.threshold >> 10);
+                  t.spin_us, t.poll_us, t.threshold >> 10, t.mid_limit >> 10, t.mid_chunks,
+                  t.mid_threads, t.mid_spin_us);
     return text;
 }
 

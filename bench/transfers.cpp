@@ -88,9 +88,9 @@ int main(int argc, char** argv) try {
     boost::compute::command_queue boost_queue(raw_queue, true);
 #endif
 
-    std::vector<std::size_t> sizes = {std::size_t{4} << 10,   std::size_t{64} << 10,
-                                      std::size_t{1} << 20,   std::size_t{16} << 20,
-                                      std::size_t{256} << 20, std::size_t{1} << 30};
+    std::vector<std::size_t> sizes = {
+        std::size_t{4} << 10,  std::size_t{64} << 10, std::size_t{1} << 20,   std::size_t{4} << 20,
+        std::size_t{16} << 20, std::size_t{64} << 20, std::size_t{256} << 20, std::size_t{1} << 30};
     std::erase_if(sizes, [&](std::size_t s) { return s > max_bytes; });
     const int samples = smoke ? 1 : 7;
 

@@ -115,9 +115,16 @@ TEST_CASE("staged transfers are exact under every staging tuning") {
         ~Restore() { openclaw::detail::staging_tuning() = saved; }
     } restore;
     const auto tuned = [](std::size_t slot_kib, std::size_t slots, std::size_t min_kib,
-                          std::size_t chunks, unsigned threads, bool streaming, unsigned spin_us) {
+                          std::size_t chunks, unsigned threads, bool streaming, unsigned spin_us,
+                          std::size_t mid_kib = 0) {
         // Streaming in one direction, polling the chunks' events, where the helpers spin.
+        // Transfers up to mid_kib are mid-sized: about `chunks` chunks of pieces of the slots,
+        // on `threads` threads.
         StagingTuning t;
+        t.mid_limit = mid_kib << 10;
+        t.mid_chunks = chunks;
+        t.mid_threads = threads;
+        t.mid_spin_us = spin_us;
         t.slot_bytes = slot_kib << 10;
         t.slots = slots;
         t.min_chunk = min_kib << 10;
@@ -131,11 +138,21 @@ TEST_CASE("staged transfers are exact under every staging tuning") {
     };
     // One slot and one thread; adaptive chunks with streaming copies on helpers that stay
     // awake; chunks smaller than the helpers' minimum part; out-of-range settings clamped
-    // (0 slots, 0 threads, 0-byte chunks, more slots than the pool has).
+    // (0 slots, 0 threads, 0-byte chunks, more slots than the pool has). Then mid-sized
+    // transfers: several chunks to a slot, more chunks than the pieces hold (pieces reused),
+    // more pieces than a transfer may have in flight, and mid-sized up to a limit inside the
+    // sizes tried (both paths in one tuning).
     const StagingTuning tunings[] = {
-        tuned(256, 1, 256, 1, 1, false, 0),  tuned(1024, 4, 64, 8, 4, true, 200),
-        tuned(512, 3, 128, 16, 16, true, 0), tuned(8192, 8, 1024, 8, 3, false, 50),
-        tuned(0, 0, 0, 0, 0, true, 0),       tuned(64, 99, 64, 1000, 2, true, 10),
+        tuned(256, 1, 256, 1, 1, false, 0),
+        tuned(1024, 4, 64, 8, 4, true, 200),
+        tuned(512, 3, 128, 16, 16, true, 0),
+        tuned(8192, 8, 1024, 8, 3, false, 50),
+        tuned(0, 0, 0, 0, 0, true, 0),
+        tuned(64, 99, 64, 1000, 2, true, 10),
+        tuned(1024, 2, 64, 8, 4, false, 100, 8192),
+        tuned(256, 2, 64, 64, 3, true, 0, 8192),
+        tuned(8192, 16, 64, 200, 2, false, 20, 8192),
+        tuned(1024, 3, 256, 4, 4, false, 50, 1024),
     };
     // Byte counts that are not multiples of 16, 64 or a chunk, at host addresses off by 1..15
     // bytes from any alignment, and at odd device offsets.

@@ -129,8 +129,11 @@ int main(int argc, char** argv) try {
     }
     // Reused at once by the queue's later commands: every scratch buffer is used on this
     // in-order queue only, so its order keeps each lease's kernels after the previous lease's.
+    // (Drivers that count a queued command's reference to a buffer, as PoCL does, hold it back
+    // until the command has run; the limit then bounds what is in flight.)
     openclaw::MemoryPool ordered{queue,
-                                 openclaw::PoolOptions{.reuse = openclaw::PoolReuse::queue_order}};
+                                 openclaw::PoolOptions{.max_bytes = std::size_t{16} << 20,
+                                                       .reuse = openclaw::PoolReuse::queue_order}};
     const double ordered_ms =
         run([&](std::size_t n) { return ordered.allocate<cl_int>(n); }, iterations);
     if (!verify("pooled buffers, queue order")) {

@@ -43,6 +43,15 @@ struct StagingTuning {
     unsigned spin_us = 0;        ///< helpers' wait for the next chunk, awake
     unsigned poll_us = 0;        ///< a chunk's wait polls its event this long, then blocks
     std::size_t threshold = std::size_t{4} << 20;  ///< smaller transfers go straight through
+    /// Transfers up to this size are mid-sized (0: none): cut into about mid_chunks chunks (all
+    /// in flight at once where the slots hold them) and copied by mid_threads threads that stay
+    /// awake mid_spin_us between chunks. A chunk's wake-up is a large part of a transfer of a
+    /// fraction of a millisecond, and fewer threads than cores leave the driver's own threads a
+    /// core (bench/RESULTS.md, issue 34).
+    std::size_t mid_limit = std::size_t{32} << 20;
+    std::size_t mid_chunks = 8;  ///< chunks per mid-sized transfer
+    unsigned mid_threads = 8;    ///< copying threads of mid-sized transfers, the caller included
+    unsigned mid_spin_us = 200;  ///< their helpers' wait for the next chunk, awake
 };
 
 /// The tuning that staging pools are made with.
@@ -210,6 +219,8 @@ class StagingPool {
   public:
     /// The most slots a pool has.
     static constexpr std::size_t max_slots = 16;
+    /// The most chunks of one transfer in flight.
+    static constexpr std::size_t max_pieces = 64;
 
     /// Makes the staging buffers with `tuning`; a failure goes to `on_error` and leaves the pool
     /// not ready().
@@ -221,13 +232,19 @@ class StagingPool {
     /// False when a staging buffer could not be made: transfers then go straight to the driver.
     bool ready() const noexcept { return ready_; }
 
-    /// The bytes of each chunk of a transfer of `bytes`: about target_chunks chunks, in whole
-    /// 64 KiB units, between min_chunk and the slots' size.
+    /// True when a transfer of `bytes` is mid-sized (see StagingTuning::mid_limit).
+    bool mid_sized(std::size_t bytes) const noexcept { return bytes <= tuning_.mid_limit; }
+
+    /// The bytes of each chunk of a transfer of `bytes`, in whole 64 KiB units, at most the
+    /// slots' size: about mid_chunks chunks for a mid-sized transfer, else about target_chunks
+    /// and at least min_chunk.
     std::size_t chunk_for(std::size_t bytes) const noexcept {
-        const std::size_t wanted = bytes / tuning_.target_chunks;
+        const bool mid = mid_sized(bytes);
+        const std::size_t wanted = bytes / (mid ? tuning_.mid_chunks : tuning_.target_chunks);
         std::size_t chunk =
             wanted > tuning_.slot_bytes ? tuning_.slot_bytes : (wanted + 65535) / 65536 * 65536;
-        chunk = chunk < tuning_.min_chunk ? tuning_.min_chunk : chunk;
+        const std::size_t least = mid ? 65536 : tuning_.min_chunk;
+        chunk = chunk < least ? least : chunk;
         return chunk > tuning_.slot_bytes ? tuning_.slot_bytes : chunk;
     }
 
@@ -261,8 +278,32 @@ class StagingPool {
         void* host = nullptr;
     };
 
-    /// The event of each slot's last transfer. Whatever happens, nothing leaves this scope while
-    /// the device may still use a staging buffer.
+    /// `wanted` copying threads, at least 1 and at most the host's cores.
+    static unsigned threads_for(unsigned wanted) noexcept {
+        const unsigned cores = std::thread::hardware_concurrency();
+        wanted = wanted < 1 ? 1u : wanted;
+        return cores >= 1 && cores < wanted ? cores : wanted;
+    }
+
+    /// The pinned memory cut into pieces of `chunk` bytes (whole pieces per slot, at most
+    /// max_pieces): where the chunks of one transfer go in turn.
+    struct Pieces {
+        std::size_t count = 1;
+        std::size_t per_slot = 1;
+        std::size_t chunk = 0;
+    };
+    Pieces pieces_for(std::size_t chunk) const noexcept {
+        const std::size_t per_slot = tuning_.slot_bytes / chunk;  // at least 1: chunk <= slot
+        const std::size_t count = per_slot * tuning_.slots;
+        return {count < max_pieces ? count : max_pieces, per_slot, chunk};
+    }
+    void* piece_host(const Pieces& pieces, std::size_t piece) const noexcept {
+        return static_cast<char*>(slots_[piece / pieces.per_slot].host) +
+               piece % pieces.per_slot * pieces.chunk;
+    }
+
+    /// The event of each piece's last transfer. Whatever happens, nothing leaves this scope
+    /// while the device may still use a staging buffer.
     class InFlight {
       public:
         InFlight(std::size_t slots, unsigned poll_us, OnError on_error) noexcept
@@ -307,7 +348,7 @@ class StagingPool {
         bool ok() const noexcept { return ok_; }
 
       private:
-        std::array<cl_event, max_slots> events_{};
+        std::array<cl_event, max_pieces> events_{};
         std::size_t slots_;
         unsigned poll_us_;
         OnError on_error_;
@@ -317,6 +358,7 @@ class StagingPool {
     std::array<Slot, max_slots> slots_;
     StagingTuning tuning_;
     CopyWorkers workers_;
+    CopyWorkers mid_workers_;  // for mid-sized transfers
     bool ready_ = false;
 };
 

@@ -31,17 +31,14 @@ OPENCLAW_INLINE std::pair<StagingPool*, std::unique_lock<std::mutex>> staging_of
 OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue queue,
                                          const StagingTuning& tuning, OnError on_error)
     : tuning_(tuning),
-      workers_(
-          [&] {
-              const unsigned cores = std::thread::hardware_concurrency();
-              const unsigned wanted = tuning.threads < 1 ? 1u : tuning.threads;
-              return cores >= 1 && cores < wanted ? cores : wanted;
-          }(),
-          tuning.spin_us) {
+      workers_(threads_for(tuning.threads), tuning.spin_us),
+      mid_workers_(tuning.mid_limit == 0 ? 1u : threads_for(tuning.mid_threads),
+                   tuning.mid_spin_us) {
     tuning_.slots = tuning.slots < 1 ? 1 : tuning.slots > max_slots ? max_slots : tuning.slots;
     tuning_.slot_bytes = tuning.slot_bytes < 65536 ? 65536 : tuning.slot_bytes / 65536 * 65536;
     tuning_.target_chunks = tuning.target_chunks < 1 ? 1 : tuning.target_chunks;
     tuning_.min_chunk = tuning.min_chunk < 65536 ? 65536 : tuning.min_chunk;
+    tuning_.mid_chunks = tuning.mid_chunks < 1 ? 1 : tuning.mid_chunks;
     for (std::size_t i = 0; i < tuning_.slots; ++i) {
         Slot& slot = slots_[i];
         cl_int code = CL_SUCCESS;
@@ -65,8 +62,10 @@ OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue qu
 
 OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::size_t offset,
                                        std::byte* dst, std::size_t bytes, OnError on_error) {
-    const std::size_t slots = tuning_.slots;
     const std::size_t chunk = chunk_for(bytes);
+    const Pieces pieces = pieces_for(chunk);
+    const std::size_t slots = pieces.count;
+    CopyWorkers& workers = mid_sized(bytes) ? mid_workers_ : workers_;
     InFlight in_flight(slots, tuning_.poll_us, on_error);
     const std::size_t chunks = (bytes + chunk - 1) / chunk;
     const auto size_of = [&](std::size_t i) {
@@ -75,10 +74,10 @@ OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::
     const auto issue = [&](std::size_t i) {
         const std::size_t n = size_of(i);
         return check(
-            enqueued(
-                clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk, n,
-                                    slots_[i % slots].host, 0, nullptr, in_flight.slot(i % slots)),
-                in_flight.slot(i % slots)),
+            enqueued(clEnqueueReadBuffer(queue, src, CL_FALSE, offset + i * chunk, n,
+                                         piece_host(pieces, i % slots), 0, nullptr,
+                                         in_flight.slot(i % slots)),
+                     in_flight.slot(i % slots)),
             "clEnqueueReadBuffer", on_error,
             [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + i * chunk); });
     };
@@ -95,7 +94,8 @@ OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::
         if (!in_flight.ok()) {
             return;
         }
-        workers_.copy(dst + i * chunk, slots_[i % slots].host, size_of(i), tuning_.stream_reads);
+        workers.copy(dst + i * chunk, piece_host(pieces, i % slots), size_of(i),
+                     tuning_.stream_reads);
         if (i + slots < chunks &&
             (!issue(i + slots) || !check(clFlush(queue), "clFlush", on_error))) {
             return;
@@ -105,19 +105,21 @@ OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::
 
 OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std::size_t offset,
                                         const std::byte* src, std::size_t bytes, OnError on_error) {
-    const std::size_t slots = tuning_.slots;
     const std::size_t chunk = chunk_for(bytes);
+    const Pieces pieces = pieces_for(chunk);
+    const std::size_t slots = pieces.count;
+    CopyWorkers& workers = mid_sized(bytes) ? mid_workers_ : workers_;
     InFlight in_flight(slots, tuning_.poll_us, on_error);
     for (std::size_t done = 0, i = 0; done < bytes; done += chunk, ++i) {
         const std::size_t n = bytes - done < chunk ? bytes - done : chunk;
-        Slot& slot = slots_[i % slots];
-        in_flight.wait(i % slots);  // the slot's previous chunk has left it
+        void* const host = piece_host(pieces, i % slots);
+        in_flight.wait(i % slots);  // the piece's previous chunk has left it
         if (!in_flight.ok()) {
             return;
         }
-        workers_.copy(slot.host, src + done, n, tuning_.stream_writes);
+        workers.copy(host, src + done, n, tuning_.stream_writes);
         if (!check(
-                enqueued(clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, slot.host, 0,
+                enqueued(clEnqueueWriteBuffer(queue, dst, CL_FALSE, offset + done, n, host, 0,
                                               nullptr, in_flight.slot(i % slots)),
                          in_flight.slot(i % slots)),
                 "clEnqueueWriteBuffer", on_error,
