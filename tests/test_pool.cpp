@@ -316,8 +316,8 @@ TEST_CASE("in queue order, memory a kernel still holds is not handed out again")
 }
 
 TEST_CASE("in queue order, a limit waits for the queue; trim releases what it held") {
-    MemoryPool limited{env().queue, PoolOptions{.max_bytes = 2 * 4096,
-                                                .reuse = openclaw::PoolReuse::queue_order}};
+    MemoryPool limited{
+        env().queue, PoolOptions{.max_bytes = 2 * 4096, .reuse = openclaw::PoolReuse::queue_order}};
     const auto a = limited.allocate<cl_int>(1024);
     auto b = limited.allocate<cl_int>(1024);
     const auto over = thrown<openclaw::Error>([&] { (void)limited.allocate<cl_int>(1024); });

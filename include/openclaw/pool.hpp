@@ -84,7 +84,7 @@ struct PoolState {
 
     Queue queue;
     PoolOptions options;
-    bool queue_order = false;  // options.reuse == PoolReuse::queue_order
+    bool queue_order = false;       // options.reuse == PoolReuse::queue_order
     std::mutex mutex;               // guards what follows
     std::vector<Entry> idle;        // reusable now
     std::vector<Entry> returned;    // leases ended since the last harvest
