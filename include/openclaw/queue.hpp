@@ -32,7 +32,10 @@ OPENCLAW_BEGIN_NAMESPACE
 /// Whether large blocking transfers from or to pageable host memory go through pinned staging
 /// buffers (pipelined: the host copies one chunk while the device moves the previous one).
 enum class Staging {
-    automatic,  ///< for discrete devices (a GPU or accelerator without host-unified memory)
+    /// For discrete devices (a GPU or accelerator without host-unified memory), while staging
+    /// measures faster than the driver's own path (the other is tried again now and then).
+    automatic,
+    /// Every pageable blocking transfer from the threshold (4 MiB) up, on any device.
     always,
     never,
 };

@@ -214,6 +214,72 @@ class CopyWorkers {
     std::vector<std::thread> threads_;
 };
 
+/// Which path a large pageable transfer takes: staged through pinned memory, or the driver's own.
+/// Staging is several times faster on a host whose copy threads get their cores, and can be
+/// slower than the driver where they do not (a lent H200 guest measured 0.27x-0.50x raw at 4-16
+/// MiB in one lease, 1.4x-4.4x in another). Each direction and power-of-two size keeps the best
+/// recent rate of each path (a sample's rate, or the best one decayed by 1/8 a sample, so a slow
+/// host shows within a few transfers). The first transfer is staged and the second takes the
+/// driver's path; then the faster path is taken and the other tried again now and then: the
+/// driver's once every 256 transfers while staging wins, staging after 16 transfers while it
+/// loses, then after twice as many each time it loses again (at most 1024).
+class PathChooser {
+  public:
+    /// True when the next transfer of `bytes` in this direction should be staged.
+    bool stage(bool reads, std::size_t bytes) noexcept {
+        Rates& r = rates(reads, bytes);
+        const std::uint32_t n = r.count;
+        r.count = n == ~std::uint32_t{0} ? n : n + 1;
+        if (r.staged == 0 || r.direct == 0) {
+            return r.staged == 0 || n != 1;  // the driver's path once, at the second transfer
+        }
+        ++r.since;
+        if (r.staged >= r.direct) {
+            if (r.since < 256) {
+                return true;
+            }
+            r.since = 0;
+            return false;  // the driver's path again, now and then
+        }
+        if (r.since < r.interval) {
+            return false;
+        }
+        r.since = 0;
+        return true;  // staging again, less often each time it loses
+    }
+    /// Records that a transfer of `bytes` took `seconds` on one of the paths.
+    void record(bool reads, std::size_t bytes, double seconds, bool staged) noexcept {
+        if (!(seconds > 0)) {
+            return;
+        }
+        Rates& r = rates(reads, bytes);
+        double& best = staged ? r.staged : r.direct;
+        const double rate = static_cast<double>(bytes) / seconds;
+        best = rate > best * 0.875 ? rate : best * 0.875;
+        if (staged && r.direct != 0) {
+            r.interval = r.staged >= r.direct ? 16 : r.interval < 1024 ? r.interval * 2 : 1024;
+        }
+    }
+
+  private:
+    struct Rates {
+        double staged = 0;  // bytes per second, 0: not measured
+        double direct = 0;
+        std::uint32_t count = 0;      // transfers so far (saturating)
+        std::uint32_t since = 0;      // transfers since the other path was last tried
+        std::uint32_t interval = 16;  // transfers between tries of a losing staged path
+    };
+    static constexpr std::size_t buckets = 16;  // 2^20 bytes and below, ..., 2^35 and above
+    Rates& rates(bool reads, std::size_t bytes) noexcept {
+        std::size_t bucket = 0;
+        for (std::size_t b = bytes >> 20; b > 1 && bucket + 1 < buckets; b >>= 1) {
+            ++bucket;
+        }
+        return rates_[(reads ? buckets : 0) + bucket];
+    }
+    std::array<Rates, 2 * buckets> rates_{};
+};
+
 /// A queue's pinned staging buffers (persistently mapped) and copy threads.
 class StagingPool {
   public:
@@ -232,6 +298,9 @@ class StagingPool {
     /// False when a staging buffer could not be made: transfers then go straight to the driver.
     bool ready() const noexcept { return ready_; }
 
+    /// Which path the next transfer of `bytes` takes, and what each took (see PathChooser).
+    PathChooser& paths() noexcept { return paths_; }
+
     /// True when a transfer of `bytes` is mid-sized (see StagingTuning::mid_limit).
     bool mid_sized(std::size_t bytes) const noexcept { return bytes <= tuning_.mid_limit; }
 
@@ -248,12 +317,14 @@ class StagingPool {
         return chunk > tuning_.slot_bytes ? tuning_.slot_bytes : chunk;
     }
 
-    /// Blocking write of `bytes` from pageable `src` to `dst` at byte `offset`.
-    void write(cl_command_queue queue, cl_mem dst, std::size_t offset, const std::byte* src,
+    /// Blocking write of `bytes` from pageable `src` to `dst` at byte `offset`; false after a
+    /// failure (reported to `on_error`).
+    bool write(cl_command_queue queue, cl_mem dst, std::size_t offset, const std::byte* src,
                std::size_t bytes, OnError on_error);
 
-    /// Blocking read of `bytes` from `src` at byte `offset` into pageable `dst`.
-    void read(cl_command_queue queue, cl_mem src, std::size_t offset, std::byte* dst,
+    /// Blocking read of `bytes` from `src` at byte `offset` into pageable `dst`; false after a
+    /// failure (reported to `on_error`).
+    bool read(cl_command_queue queue, cl_mem src, std::size_t offset, std::byte* dst,
               std::size_t bytes, OnError on_error);
 
   private:
@@ -359,6 +430,7 @@ class StagingPool {
     StagingTuning tuning_;
     CopyWorkers workers_;
     CopyWorkers mid_workers_;  // for mid-sized transfers
+    PathChooser paths_;
     bool ready_ = false;
 };
 

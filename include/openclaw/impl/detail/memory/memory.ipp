@@ -443,8 +443,18 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
     }
     const std::size_t begin = offset * element.size;  // inside the buffer: no overflow
     const std::size_t bytes = count * element.size;
+    // The staging pool of a large pageable transfer that goes the driver's own way, to be told
+    // how long it took (held under the pool's lock meanwhile).
+    StagingPool* timed = nullptr;
+    std::unique_lock<std::mutex> timed_lock;
     if (pageable && event == nullptr && bytes >= staging_tuning().threshold) {
-        if (auto [pool, lock] = staging_of(queue); pool != nullptr) {
+        auto [pool, lock] = staging_of(queue);
+        // Staging::always stages every time; automatic staging takes the faster path.
+        if (pool != nullptr && QueueAccess::state(queue)->mode == Staging::automatic &&
+            !pool->paths().stage(reads, bytes)) {
+            timed = wait.empty() ? pool : nullptr;  // a wait list's time is not the transfer's
+            timed_lock = std::move(lock);
+        } else if (pool != nullptr) {
             if (!wait.empty()) {
                 if (!BlockingWait::before(wait, call, on_error)) {
                     return;
@@ -456,12 +466,17 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                     return;
                 }
             }
-            if (reads) {
-                pool->read(queue.get(), buffer.get(), begin, static_cast<std::byte*>(host), bytes,
-                           on_error);
-            } else {
-                pool->write(queue.get(), buffer.get(), begin, static_cast<const std::byte*>(host),
-                            bytes, on_error);
+            const auto start = std::chrono::steady_clock::now();
+            const bool done =
+                reads ? pool->read(queue.get(), buffer.get(), begin, static_cast<std::byte*>(host),
+                                   bytes, on_error)
+                      : pool->write(queue.get(), buffer.get(), begin,
+                                    static_cast<const std::byte*>(host), bytes, on_error);
+            if (done) {
+                pool->paths().record(
+                    reads, bytes,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                    true);
             }
             return;
         }
@@ -470,6 +485,8 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
         return;
     }
     const BlockingWait guard(wait, event);
+    const auto start = timed != nullptr ? std::chrono::steady_clock::now()
+                                        : std::chrono::steady_clock::time_point{};
     const cl_int code =
         enqueued(reads ? clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, begin, bytes, host,
                                              wait.size(), wait.data(), guard.event())
@@ -478,6 +495,11 @@ OPENCLAW_INLINE std::size_t sub_alignment(const MemObject& buffer, std::size_t e
                  guard.event());
     if (guard.wait_failed(code, wait, call, on_error)) [[unlikely]] {
         return;
+    }
+    if (timed != nullptr && code == CL_SUCCESS) {
+        timed->paths().record(
+            reads, bytes,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), false);
     }
     if (check(code, call, on_error,
               [&] { return memory::describe(buffer, offset, count, element); })) {

@@ -60,7 +60,7 @@ OPENCLAW_INLINE StagingPool::StagingPool(cl_context context, cl_command_queue qu
     ready_ = true;
 }
 
-OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::size_t offset,
+OPENCLAW_INLINE bool StagingPool::read(cl_command_queue queue, cl_mem src, std::size_t offset,
                                        std::byte* dst, std::size_t bytes, OnError on_error) {
     const std::size_t chunk = chunk_for(bytes);
     const Pieces pieces = pieces_for(chunk);
@@ -83,27 +83,28 @@ OPENCLAW_INLINE void StagingPool::read(cl_command_queue queue, cl_mem src, std::
     };
     for (std::size_t i = 0; i < chunks && i < slots; ++i) {
         if (!issue(i)) {
-            return;
+            return false;
         }
     }
     if (!check(clFlush(queue), "clFlush", on_error)) {
-        return;
+        return false;
     }
     for (std::size_t i = 0; i < chunks; ++i) {
         in_flight.wait(i % slots);
         if (!in_flight.ok()) {
-            return;
+            return false;
         }
         workers.copy(dst + i * chunk, piece_host(pieces, i % slots), size_of(i),
                      tuning_.stream_reads);
         if (i + slots < chunks &&
             (!issue(i + slots) || !check(clFlush(queue), "clFlush", on_error))) {
-            return;
+            return false;
         }
     }
+    return true;
 }
 
-OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std::size_t offset,
+OPENCLAW_INLINE bool StagingPool::write(cl_command_queue queue, cl_mem dst, std::size_t offset,
                                         const std::byte* src, std::size_t bytes, OnError on_error) {
     const std::size_t chunk = chunk_for(bytes);
     const Pieces pieces = pieces_for(chunk);
@@ -115,7 +116,7 @@ OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std:
         void* const host = piece_host(pieces, i % slots);
         in_flight.wait(i % slots);  // the piece's previous chunk has left it
         if (!in_flight.ok()) {
-            return;
+            return false;
         }
         workers.copy(host, src + done, n, tuning_.stream_writes);
         if (!check(
@@ -125,10 +126,11 @@ OPENCLAW_INLINE void StagingPool::write(cl_command_queue queue, cl_mem dst, std:
                 "clEnqueueWriteBuffer", on_error,
                 [&] { return concat("staged chunk of ", n, " bytes at byte ", offset + done); }) ||
             !check(clFlush(queue), "clFlush", on_error)) {
-            return;
+            return false;
         }
     }
     in_flight.wait_all();
+    return in_flight.ok();
 }
 
 OPENCLAW_INLINE CopyWorkers::CopyWorkers(unsigned participants, unsigned spin_us)
