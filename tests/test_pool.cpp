@@ -352,3 +352,32 @@ TEST_CASE("queue-order reuse on an out-of-order queue is refused, naming why") {
     const auto buffer = any.allocate<cl_int>(4);
     CHECK(buffer.size() == 4);
 }
+
+TEST_CASE("trim waits without holding the pool: buffers may come back meanwhile") {
+    // Another thread returns a buffer, then completes what the queue waits for: a trim that held
+    // the pool while it waited would never see the gate open.
+    for (const openclaw::PoolReuse reuse :
+         {openclaw::PoolReuse::after_completion, openclaw::PoolReuse::queue_order}) {
+        const openclaw::Queue queue{env().context, env().device};
+        MemoryPool pool{queue, PoolOptions{.reuse = reuse}};
+        openclaw::UserEvent gate{env().context};
+        auto held = pool.allocate<cl_int>(16);
+        (void)queue.barrier(openclaw::after(gate));
+        {
+            const auto returned = pool.allocate<cl_int>(16);
+            queue.fill(returned, 1);  // behind the gate: trim has commands to wait for
+        }
+        std::thread other([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            held = openclaw::ReadWriteBuffer<cl_int>{};  // back to the pool, during the trim
+            gate.complete();
+        });
+        const std::size_t released = pool.trim();
+        other.join();
+        CHECK(pool.stats().bytes_in_use == 0);
+        queue.finish();
+        settle(pool);
+        CHECK(released + pool.trim() == 2 * 256);  // both came back and were released
+        CHECK(pool.stats().bytes_held == 0);
+    }
+}

@@ -347,18 +347,32 @@ class MemoryPool {
             detail::refuse_empty(on_error, CL_INVALID_VALUE, "MemoryPool::trim", "pool");
             return 0;
         }
-        const std::lock_guard lock(state_->mutex);
+        std::unique_lock lock(state_->mutex);
         if (!state_->mark(on_error)) {
             return 0;
         }
-        if (state_->queue_order && !state_->referenced.empty() &&
-            !detail::check(clFinish(state_->queue.get()), "clFinish", on_error,
-                           [] { return "the pool's queue, before trimming"; })) {
-            return 0;  // in queue order nothing marks the returns: wait for the whole queue
-        }
-        if (!state_->waiting.empty()) {
+        // The waits are made without the lock: buffers may come back meanwhile, from any thread
+        // (one that a command waited on, too).
+        cl_int code = CL_SUCCESS;
+        if (state_->queue_order && !state_->referenced.empty()) {
+            // In queue order nothing marks the returns: wait for the whole queue.
+            lock.unlock();
+            code = clFinish(state_->queue.get());
+            lock.lock();
+            if (!detail::check(code, "clFinish", on_error,
+                               [] { return "the pool's queue, before trimming"; })) {
+                return 0;
+            }
+        } else if (!state_->waiting.empty()) {
             const cl_event last = state_->waiting.back().marker;  // the queue is in order
-            if (!detail::check(clWaitForEvents(1, &last), "clWaitForEvents", on_error,
+            code = clRetainEvent(last);  // a harvest meanwhile may release the group's reference
+            if (code == CL_SUCCESS) {
+                lock.unlock();
+                code = clWaitForEvents(1, &last);
+                (void)clReleaseEvent(last);
+                lock.lock();
+            }
+            if (!detail::check(code, "clWaitForEvents", on_error,
                                [] { return "the pool's marker after returned buffers"; })) {
                 return 0;
             }
