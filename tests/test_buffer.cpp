@@ -505,7 +505,7 @@ TEST_CASE("as<U>() views the same memory as another element type, sizes checked"
     CHECK(empty->cl_code() == CL_INVALID_MEM_OBJECT);
 }
 
-TEST_CASE("the queue is the subject of every buffer command; slices name regions") {
+TEST_CASE("the queue is the subject of every buffer command, and slices name regions") {
     const openclaw::Queue& queue = env().queue;
     const openclaw::ReadWriteBuffer<int> buffer{env().context, 64};
     queue.fill(buffer, 0);

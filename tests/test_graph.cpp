@@ -387,7 +387,7 @@ TEST_CASE("a replay refuses a buffer of the graph that is mapped in a conflictin
     CHECK(back == std::vector<cl_int>(n, 4));
 }
 
-TEST_CASE("a moved graph replays; a moved-from graph is empty") {
+TEST_CASE("a moved graph replays, and a moved-from graph is empty") {
     constexpr std::size_t n = 8;
     const openclaw::ReadWriteBuffer<cl_int> x{env().context, n};
     env().queue.fill(x, 0);

@@ -180,7 +180,7 @@ TEST_CASE("mappings of a sub-buffer conflict only with overlapping uses of its r
     CHECK(error->cl_code() == CL_INVALID_OPERATION);
 }
 
-TEST_CASE("map_write keeps what the host does not overwrite; map_discard need not") {
+TEST_CASE("map_write keeps what the host does not overwrite, map_discard need not") {
     std::vector<cl_int> host(256);
     std::iota(host.begin(), host.end(), 0);
     const openclaw::ReadWriteBuffer<cl_int> buffer{env().context, host};

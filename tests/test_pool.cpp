@@ -159,7 +159,7 @@ TEST_CASE("a steady loop of short-lived buffers holds a flat amount of memory") 
     CHECK(stats.peak_bytes_held == stats.bytes_held);
 }
 
-TEST_CASE("trim releases idle memory; a limit bounds what the pool holds") {
+TEST_CASE("trim releases idle memory, and a limit bounds what the pool holds") {
     MemoryPool pool{env().queue};
     {
         std::vector<openclaw::ReadWriteBuffer<cl_int>> many;
@@ -315,7 +315,7 @@ TEST_CASE("in queue order, memory a kernel still holds is not handed out again")
     CHECK(pool.stats().created == 2);  // one of the two came back
 }
 
-TEST_CASE("in queue order, a limit waits for the queue; trim releases what it held") {
+TEST_CASE("in queue order, a limit waits for the queue, and trim releases what it held") {
     MemoryPool limited{
         env().queue, PoolOptions{.max_bytes = 2 * 4096, .reuse = openclaw::PoolReuse::queue_order}};
     const auto a = limited.allocate<cl_int>(1024);

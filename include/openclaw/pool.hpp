@@ -71,6 +71,13 @@ struct PoolStats {
 
 namespace detail {
 
+/// Releases a reference to `event`, reporting a failure (the pool's waits hold one meanwhile).
+inline void release_event(cl_event event) noexcept {
+    if (const cl_int code = clReleaseEvent(event); code != CL_SUCCESS) {
+        report_cleanup_failure("clReleaseEvent", code);
+    }
+}
+
 /// What a pool and the leases of its buffers share.
 struct PoolState {
     struct Entry {
@@ -365,13 +372,15 @@ class MemoryPool {
             }
         } else if (!state_->waiting.empty()) {
             const cl_event last = state_->waiting.back().marker;  // the queue is in order
-            code = clRetainEvent(last);  // a harvest meanwhile may release the group's reference
-            if (code == CL_SUCCESS) {
-                lock.unlock();
-                code = clWaitForEvents(1, &last);
-                (void)clReleaseEvent(last);
-                lock.lock();
+            // Retained: a harvest meanwhile may release the group's reference.
+            if (!detail::check(clRetainEvent(last), "clRetainEvent", on_error,
+                               [] { return "the pool's marker after returned buffers"; })) {
+                return 0;
             }
+            lock.unlock();
+            code = clWaitForEvents(1, &last);
+            detail::release_event(last);
+            lock.lock();
             if (!detail::check(code, "clWaitForEvents", on_error,
                                [] { return "the pool's marker after returned buffers"; })) {
                 return 0;
@@ -469,13 +478,14 @@ class MemoryPool {
                    detail::saturating_add(state.stats.bytes_held, size) > limit &&
                    !state.waiting.empty()) {
                 const cl_event oldest = state.waiting.front().marker;
-                cl_int code = clRetainEvent(oldest);
-                if (code == CL_SUCCESS) {
-                    lock.unlock();
-                    code = clWaitForEvents(1, &oldest);
-                    (void)clReleaseEvent(oldest);
-                    lock.lock();
+                if (!detail::check(clRetainEvent(oldest), "clRetainEvent", on_error,
+                                   [] { return "the pool's marker after returned buffers"; })) {
+                    return {};
                 }
+                lock.unlock();
+                const cl_int code = clWaitForEvents(1, &oldest);
+                detail::release_event(oldest);
+                lock.lock();
                 if (!detail::check(code, "clWaitForEvents", on_error,
                                    [] { return "the pool's marker after returned buffers"; }) ||
                     !state.harvest(on_error)) {
