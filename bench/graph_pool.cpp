@@ -181,6 +181,17 @@ int main(int argc, char** argv) try {
                   what);
         }
     };
+    // The cycles of a pool's peer: allocate, stamp, read back every 64th, release.
+    const auto pooled_cycles = [&](openclaw::MemoryPool& from) {
+        return [&, pool = &from] {
+            for (std::size_t c = 0; c < cycles; ++c) {
+                const std::size_t n = sizes[c % 4];
+                const auto buffer = pool->allocate<cl_int>(n);
+                queue.enqueue(stamp.set_args(buffer, static_cast<cl_int>(c)), openclaw::NDRange{n});
+                verify(buffer, c);
+            }
+        };
+    };
     std::vector<Peer> alloc_peers = {
         {"raw clCreateBuffer",
          [&] {
@@ -209,36 +220,9 @@ int main(int argc, char** argv) try {
                  verify(buffer, c);
              }
          }},
-        {"MemoryPool",
-         [&] {
-             for (std::size_t c = 0; c < cycles; ++c) {
-                 const std::size_t n = sizes[c % 4];
-                 const auto buffer = pool.allocate<cl_int>(n);
-                 queue.enqueue(stamp.set_args(buffer, static_cast<cl_int>(c)),
-                               openclaw::NDRange{n});
-                 verify(buffer, c);
-             }
-         }},
-        {"MemoryPool (max 16 MiB)",
-         [&] {
-             for (std::size_t c = 0; c < cycles; ++c) {
-                 const std::size_t n = sizes[c % 4];
-                 const auto buffer = bounded.allocate<cl_int>(n);
-                 queue.enqueue(stamp.set_args(buffer, static_cast<cl_int>(c)),
-                               openclaw::NDRange{n});
-                 verify(buffer, c);
-             }
-         }},
-        {"MemoryPool (queue order)",
-         [&] {
-             for (std::size_t c = 0; c < cycles; ++c) {
-                 const std::size_t n = sizes[c % 4];
-                 const auto buffer = ordered.allocate<cl_int>(n);
-                 queue.enqueue(stamp.set_args(buffer, static_cast<cl_int>(c)),
-                               openclaw::NDRange{n});
-                 verify(buffer, c);
-             }
-         }},
+        {"MemoryPool", pooled_cycles(pool)},
+        {"MemoryPool (max 16 MiB)", pooled_cycles(bounded)},
+        {"MemoryPool (queue order)", pooled_cycles(ordered)},
     };
     std::printf(
         "\n# memory pool: %zu cycles of allocate, one kernel, release (4 KiB to 1 MiB), %zu "

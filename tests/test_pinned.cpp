@@ -214,13 +214,17 @@ TEST_CASE("automatic staging takes the driver's own path while staging measures 
     paths.record(true, size, staged_slow, true);
     CHECK_FALSE(paths.stage(true, size));  // then the driver's path once, to compare
     paths.record(true, size, direct, false);
-    int staged = 0;
-    for (int i = 0; i < 64; ++i) {
-        const bool s = paths.stage(true, size);
-        staged += s ? 1 : 0;
-        paths.record(true, size, s ? staged_slow : direct, s);
-    }
-    CHECK(staged == 2);  // staging tried again after 16 transfers, then after 32
+    // `count` transfers, staged ones taking `staged_time`; how many were staged.
+    const auto run = [&](int count, double staged_time) {
+        int staged = 0;
+        for (int i = 0; i < count; ++i) {
+            const bool s = paths.stage(true, size);
+            staged += s ? 1 : 0;
+            paths.record(true, size, s ? staged_time : direct, s);
+        }
+        return staged;
+    };
+    CHECK(run(64, staged_slow) == 2);  // staging tried again after 16 transfers, then after 32
     // The host recovers: the next try of staging (after 64) wins, and from then on the driver's
     // path is taken once every 256 transfers.
     int waited = 0;
@@ -230,13 +234,7 @@ TEST_CASE("automatic staging takes the driver's own path while staging measures 
     }
     CHECK(waited <= 64);
     paths.record(true, size, staged_fast, true);
-    int direct_taken = 0;
-    for (int i = 0; i < 512; ++i) {
-        const bool s = paths.stage(true, size);
-        direct_taken += s ? 0 : 1;
-        paths.record(true, size, s ? staged_fast : direct, s);
-    }
-    CHECK(direct_taken == 2);
+    CHECK(run(512, staged_fast) == 512 - 2);
     // A run of slow staged transfers shows within a few: the best rate decays by 1/8 a sample.
     int slow_staged = 0;
     while (paths.stage(true, size) && slow_staged < 100) {

@@ -71,7 +71,7 @@ struct PoolStats {
 
 namespace detail {
 
-/// Releases a reference to `event`, reporting a failure (the pool's waits hold one meanwhile).
+/// Releases the pool's reference to a marker, reporting a failure.
 inline void release_event(cl_event event) noexcept {
     if (const cl_int code = clReleaseEvent(event); code != CL_SUCCESS) {
         report_cleanup_failure("clReleaseEvent", code);
@@ -126,9 +126,7 @@ struct PoolState {
             for (const Entry& entry : group.entries) {
                 release(entry);
             }
-            if (const cl_int code = clReleaseEvent(group.marker); code != CL_SUCCESS) {
-                report_cleanup_failure("clReleaseEvent", code);
-            }
+            release_event(group.marker);
         }
         idle.clear();
         returned.clear();
@@ -188,9 +186,7 @@ struct PoolState {
             // Complete, or failed (its commands were terminated): either way nothing runs.
             referenced.insert(referenced.end(), waiting[done].entries.begin(),
                               waiting[done].entries.end());
-            if (const cl_int code = clReleaseEvent(waiting[done].marker); code != CL_SUCCESS) {
-                report_cleanup_failure("clReleaseEvent", code);
-            }
+            release_event(waiting[done].marker);
             ++done;
         }
         waiting.erase(waiting.begin(), waiting.begin() + static_cast<std::ptrdiff_t>(done));
@@ -215,6 +211,30 @@ struct PoolState {
 
     // Makes what has become reusable idle (under the lock). False after a failed call.
     bool harvest(OnError on_error) { return mark(on_error) && collect(on_error); }
+
+    // Waits for `marker`, or with none for the whole queue, with `lock` (on `mutex`) released:
+    // buffers may come back meanwhile, from any thread (one that a command waits on, too). The
+    // marker is retained meanwhile, as a harvest may release the group's reference. False after
+    // a failed call.
+    bool wait_unlocked(std::unique_lock<std::mutex>& lock, cl_event marker, OnError on_error) {
+        if (marker == nullptr) {
+            lock.unlock();
+            const cl_int code = clFinish(queue.get());
+            lock.lock();
+            return check(code, "clFinish", on_error,
+                         [] { return "the pool's queue, for returned buffers"; });
+        }
+        if (!check(clRetainEvent(marker), "clRetainEvent", on_error,
+                   [] { return "the pool's marker after returned buffers"; })) {
+            return false;
+        }
+        lock.unlock();
+        const cl_int code = clWaitForEvents(1, &marker);
+        release_event(marker);
+        lock.lock();
+        return check(code, "clWaitForEvents", on_error,
+                     [] { return "the pool's marker after returned buffers"; });
+    }
 
     // An idle memory object of `bytes` (under the lock), or null.
     cl_mem take(std::size_t bytes) noexcept {
@@ -358,33 +378,13 @@ class MemoryPool {
         if (!state_->mark(on_error)) {
             return 0;
         }
-        // The waits are made without the lock: buffers may come back meanwhile, from any thread
-        // (one that a command waited on, too).
-        cl_int code = CL_SUCCESS;
-        if (state_->queue_order && !state_->referenced.empty()) {
-            // In queue order nothing marks the returns: wait for the whole queue.
-            lock.unlock();
-            code = clFinish(state_->queue.get());
-            lock.lock();
-            if (!detail::check(code, "clFinish", on_error,
-                               [] { return "the pool's queue, before trimming"; })) {
-                return 0;
-            }
-        } else if (!state_->waiting.empty()) {
-            const cl_event last = state_->waiting.back().marker;  // the queue is in order
-            // Retained: a harvest meanwhile may release the group's reference.
-            if (!detail::check(clRetainEvent(last), "clRetainEvent", on_error,
-                               [] { return "the pool's marker after returned buffers"; })) {
-                return 0;
-            }
-            lock.unlock();
-            code = clWaitForEvents(1, &last);
-            detail::release_event(last);
-            lock.lock();
-            if (!detail::check(code, "clWaitForEvents", on_error,
-                               [] { return "the pool's marker after returned buffers"; })) {
-                return 0;
-            }
+        // The newest marker covers every return (the queue is in order); in queue order nothing
+        // marks the returns, and the whole queue is waited for.
+        const bool wait_queue = state_->queue_order && !state_->referenced.empty();
+        const cl_event newest = state_->waiting.empty() ? nullptr : state_->waiting.back().marker;
+        if ((wait_queue || newest != nullptr) &&
+            !state_->wait_unlocked(lock, wait_queue ? nullptr : newest, on_error)) {
+            return 0;
         }
         if (!state_->collect(on_error)) {
             return 0;
@@ -462,12 +462,7 @@ class MemoryPool {
             if (mem == nullptr && limit != 0 && state.queue_order &&
                 detail::saturating_add(state.stats.bytes_held, size) > limit &&
                 !state.referenced.empty()) {
-                lock.unlock();
-                const cl_int code = clFinish(state.queue.get());
-                lock.lock();
-                if (!detail::check(code, "clFinish", on_error,
-                                   [] { return "the pool's queue, for returned buffers"; }) ||
-                    !state.harvest(on_error)) {
+                if (!state.wait_unlocked(lock, nullptr, on_error) || !state.harvest(on_error)) {
                     return {};
                 }
                 mem = state.take(size);
@@ -477,17 +472,7 @@ class MemoryPool {
             while (mem == nullptr && limit != 0 &&
                    detail::saturating_add(state.stats.bytes_held, size) > limit &&
                    !state.waiting.empty()) {
-                const cl_event oldest = state.waiting.front().marker;
-                if (!detail::check(clRetainEvent(oldest), "clRetainEvent", on_error,
-                                   [] { return "the pool's marker after returned buffers"; })) {
-                    return {};
-                }
-                lock.unlock();
-                const cl_int code = clWaitForEvents(1, &oldest);
-                detail::release_event(oldest);
-                lock.lock();
-                if (!detail::check(code, "clWaitForEvents", on_error,
-                                   [] { return "the pool's marker after returned buffers"; }) ||
+                if (!state.wait_unlocked(lock, state.waiting.front().marker, on_error) ||
                     !state.harvest(on_error)) {
                     return {};
                 }

@@ -347,35 +347,41 @@ void graph() {
     }
 }
 
-// Pooled buffers used by kernels, returned, reused and trimmed.
+// Pooled buffers used by kernels, returned, reused and trimmed, by a pool that reuses after
+// completion and by one that reuses in queue order.
 void pool() {
     const Setup s;
     const std::size_t n = 128;
     const auto program = Program::build(s.context, source);
     auto scale = program.kernel<InOut<float>, float>("scale");
-    MemoryPool pool{s.queue};
+    MemoryPool after_completion{s.queue};
+    MemoryPool queue_order{s.queue,
+                           openclaw::PoolOptions{.reuse = openclaw::PoolReuse::queue_order}};
     std::vector<float> back(n);
-    // Each round returns its buffer, and trim() waits for its commands: the calls are the same
-    // in every run (a pool that checked a marker's status while it runs would not be).
-    for (int round = 0; round < 3; ++round) {
-        {
-            const auto buffer = pool.allocate<float>(n);
-            s.queue.fill(buffer, 2.0f);
-            s.queue.enqueue(scale.set_args(buffer, 2.0f), NDRange{n});
-            s.queue.read(buffer, back);
-            for (const float value : back) {
-                require(value == 4.0f, "pool: wrong value");
+    for (MemoryPool* which : {&after_completion, &queue_order}) {
+        MemoryPool& pool = *which;
+        // Each round returns its buffer, and trim() waits for its commands: the calls are the same
+        // in every run (a pool that checked a marker's status while it runs would not be).
+        for (int round = 0; round < 3; ++round) {
+            {
+                const auto buffer = pool.allocate<float>(n);
+                s.queue.fill(buffer, 2.0f);
+                s.queue.enqueue(scale.set_args(buffer, 2.0f), NDRange{n});
+                s.queue.read(buffer, back);
+                for (const float value : back) {
+                    require(value == 4.0f, "pool: wrong value");
+                }
             }
+            scale.forget_arguments();
+            scale = program.kernel<InOut<float>, float>("scale");
+            // PoCL drops its own references to a command's buffers a moment after the command has
+            // completed, and the pool reuses memory only that nothing else references: the pause
+            // makes the reuse, and so the calls, the same in every run.
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            (void)pool.trim(std::size_t{1} << 20);  // keeps it idle for the next round
         }
-        scale.forget_arguments();
-        scale = program.kernel<InOut<float>, float>("scale");
-        // PoCL drops its own references to a command's buffers a moment after the command has
-        // completed, and the pool reuses memory only that nothing else references: the pause
-        // makes the reuse, and so the calls, the same in every run.
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        (void)pool.trim(std::size_t{1} << 20);  // keeps it idle for the next round
+        (void)pool.trim();
     }
-    (void)pool.trim();
 }
 
 void device_queries() {
