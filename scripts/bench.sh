@@ -15,7 +15,8 @@
 #   scripts/bench.sh --smoke                           tiny sizes, one or two samples (CI)
 # Options: --out DIR (default <build dir>/results), --build-dir DIR (default build/bench),
 # --no-build (use the binaries already in the build dir), --only "launch vector_add ..." (of:
-# end_to_end launch instructions vector_add transfers build pipeline compile_time; staging_sweep,
+# end_to_end launch instructions vector_add transfers build pipeline graph_pool algorithms
+# compile_time; staging_sweep,
 # the staging pool's tuning sweep, runs only when named). CXX picks the
 # compiler of the build; CXXS the compilers the compile-time benchmark measures (default "g++
 # clang++").
@@ -25,7 +26,7 @@ smoke=0
 build_dir="$root/build/bench"
 out=""
 do_build=1
-only="end_to_end launch instructions vector_add transfers build pipeline graph_pool compile_time"
+only="end_to_end launch instructions vector_add transfers build pipeline graph_pool algorithms compile_time"
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1 ;;
@@ -110,6 +111,7 @@ wanted staging_sweep && run staging_sweep "$bin/bench_staging_sweep" "${flag[@]}
 wanted build && run build "$bin/bench_build" "${flag[@]}"
 wanted pipeline && run pipeline "$bin/bench_pipeline" "${flag[@]}"
 wanted graph_pool && run graph_pool "$bin/bench_graph_pool" "${flag[@]}"
+wanted algorithms && run algorithms "$bin/bench_algorithms" "${flag[@]}"
 if wanted compile_time; then
   # The header folders CMake found, for headers outside the compilers' default paths.
   extra=${EXTRA_FLAGS:-}

@@ -1161,3 +1161,52 @@ TEST_CASE("set_args and a launch of one kernel on two threads refuse each other"
     env().queue.read(c, back);
     CHECK(back == std::vector<float>(n, 3.0f));
 }
+
+namespace {
+// One source for every element type: T is left to the build (-D T=...), as SHOC builds one .cl
+// as float and as double.
+constexpr char typed_by_build[] = R"CLC(
+__kernel void scale_by(__global const T* in, __global T* out, const T factor) {
+    const size_t i = get_global_id(0);
+    out[i] = in[i] * factor;
+}
+)CLC";
+}  // namespace
+
+TEST_CASE("one source typed per element type with type_as and checked against the build") {
+    using openclaw::type_as;
+    static_assert(
+        std::is_same_v<openclaw::kernel_t<typed_by_build, "scale_by", type_as<"T", cl_float>>,
+                       openclaw::Kernel<In<cl_float>, Out<cl_float>, cl_float>>);
+    static_assert(
+        std::is_same_v<openclaw::kernel_t<typed_by_build, "scale_by", type_as<"T", cl_int>>,
+                       openclaw::Kernel<In<cl_int>, Out<cl_int>, cl_int>>);
+    const std::size_t n = 1000;
+    const auto run = [&]<class T>(std::type_identity<T>, const char* define) {
+        const auto program = openclaw::Program::build(env().context, typed_by_build, {define});
+        std::vector<T> values(n);
+        std::iota(values.begin(), values.end(), T{1});
+        const openclaw::ReadOnlyBuffer<T> in{env().context, values};
+        const openclaw::WriteOnlyBuffer<T> out{env().context, n};
+        auto scale = program.template kernel<typed_by_build, "scale_by", type_as<"T", T>>();
+        env().queue.enqueue(scale.set_args(in, out, T{3}), NDRange{n});
+        std::vector<T> got(n);
+        env().queue.read(out, got);
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            wrong += got[i] == values[i] * T{3} ? 0 : 1;
+        }
+        CHECK(wrong == 0);
+        return program;
+    };
+    run(std::type_identity<cl_float>{}, "-DT=float");
+    const auto ints = run(std::type_identity<cl_int>{}, "-DT=int");
+    // Typed as another type than the build's: the driver's description says otherwise.
+    if (ints.kernel_arg_info()) {
+        const auto error = thrown<openclaw::Error>(
+            [&] { (void)ints.kernel<typed_by_build, "scale_by", type_as<"T", cl_float>>(); });
+        REQUIRE(error);
+        CHECK(error->cl_code() == CL_INVALID_KERNEL_ARGS);
+        CHECK_THAT(error->what(), has("scale_by"));
+    }
+}

@@ -11,7 +11,10 @@
 # for a before/after table in the same run. Each is compiled with
 # -std=c++20 -O2 -c by every compiler in CXXS, RUNS times, interleaved (a change in the machine's
 # load hits every peer alike); medians of CPU time (user + system), wall time and peak memory
-# (measure.sh). Prints `csv,compile_time,...` rows and a Markdown table with the ratios to CLHPP.
+# (measure.sh). The algorithms units (algorithms_*.cpp: reduce + scan + sort of uints) are one
+# program written with Boost.Compute and with <openclaw/algorithm.hpp>. Prints
+# `csv,compile_time,...` rows and a Markdown table with the ratios to the base: CLHPP's unit of
+# the same kind, Boost.Compute's for the algorithms.
 #   bench/compile_time/peers.sh                 RUNS=3 CXXS=g++ bench/compile_time/peers.sh
 #   bench/compile_time/peers.sh --smoke         one run, one compiler ($CXX or g++), two units
 #   RUNS=9 ONLY=types bench/compile_time/peers.sh   the per-type cost alone, in more rounds
@@ -105,6 +108,11 @@ types|openclaw (5 buffer element types)|$here/element_types.cpp|-DOPENCLAW_SEPAR
 header|raw C|$work/h_raw.cpp|
 header|CLHPP|$work/h_clhpp.cpp|"
     [ "$boost" = 1 ] && units="$units
+algorithms|Boost.Compute|$here/algorithms_boost_compute.cpp|"
+    units="$units
+algorithms|openclaw (openclaw::openclaw)|$here/algorithms_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+algorithms|openclaw (openclaw::header_only)|$here/algorithms_openclaw.cpp|"
+    [ "$boost" = 1 ] && units="$units
 header|Boost.Compute|$work/h_boost_core.cpp|
 header|Boost.Compute (boost/compute.hpp)|$work/h_boost_all.cpp|"
     units="$units
@@ -114,11 +122,11 @@ header|openclaw (openclaw::openclaw; all.hpp)|$work/h_openclaw_all.cpp|-DOPENCLA
 fi
 
 # Read through a file, not a pipe, so that the loops run in this shell (exit, counters). ONLY
-# keeps one kind of unit (program, types or header), for more rounds of it in the same time.
+# keeps one kind of unit (program, types, algorithms or header), for more rounds of it in the same time.
 echo "$units" | awk -F'|' -v only="${ONLY:-}" 'only == "" || $1 == only' > "$work/units"
 echo "# compile time: -std=c++20 -O2 -c, median of $runs interleaved runs; CPU = user + system"
 echo
-echo "| compiler | unit | peer | CPU s | wall s | peak MiB | CPU / CLHPP | memory / CLHPP |"
+echo "| compiler | unit | peer | CPU s | wall s | peak MiB | CPU / base | memory / base |"
 echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
 for cxx in $compilers; do
     version=$(compiler_version "$cxx")
@@ -148,8 +156,11 @@ for cxx in $compilers; do
     while IFS='|' read -r what peer figures; do
         set -- $figures
         field=$(echo "$peer" | tr ',' ';')  # a comma would shift the CSV's columns
-        # The ratios are to CLHPP's unit of the same kind, compiled by the same compiler.
-        base=$(awk -F'|' -v w="$what" '$1 == w && $2 == "CLHPP" {print $3}' "$work/medians")
+        # The ratios are to CLHPP's unit of the same kind (Boost.Compute's for the algorithms:
+        # CLHPP has none), compiled by the same compiler.
+        base_peer=CLHPP
+        [ "$what" = algorithms ] && base_peer=Boost.Compute
+        base=$(awk -F'|' -v w="$what" -v b="$base_peer" '$1 == w && $2 == b {print $3}' "$work/medians")
         if [ -n "$base" ]; then
             ratios=$(echo "$base" | awk -v c="$1" -v m="$3" '{printf "%.2fx | %.2fx", c / $1, ($3 > 0 ? m / $3 : 0)}')
         else

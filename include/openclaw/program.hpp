@@ -69,6 +69,8 @@ struct FixedString {
 namespace detail {
 // `auto`, not FixedString: clang 14 rejects redeclarations with a class template placeholder.
 // Without <openclaw/signature.hpp>, which specialises it, program.kernel<source, "name">() says so.
+template <class... As>
+struct Bindings;
 template <const auto& Source, auto Name, class = void>
 struct SourceKernel {
     static_assert(sizeof(Name) == 0,
@@ -538,10 +540,13 @@ class Program {
     /// that the hand-written form would declare. Source must be a constant with static storage
     /// convertible to std::string_view; a signature openclaw cannot read is a compile error
     /// naming the kernel, the parameter and the position. Needs <openclaw/signature.hpp>.
-    template <const auto& Source, FixedString Name>
-    [[nodiscard]] typename detail::SourceKernel<Source, Name>::type kernel(
+    /// Bindings after the name, `openclaw::type_as<"T", cl_double>`, type the names the build
+    /// defines (`-D T=double`): one source typed per element type.
+    template <const auto& Source, FixedString Name, class... As>
+    [[nodiscard]] typename detail::SourceKernel<Source, Name, detail::Bindings<As...>>::type kernel(
         OnError on_error = {}) const {
-        return typename detail::SourceKernel<Source, Name>::type(*this, Name.view(), on_error);
+        return typename detail::SourceKernel<Source, Name, detail::Bindings<As...>>::type(
+            *this, Name.view(), on_error);
     }
 
     /// A kernel without a C++ signature, whose set_args is checked at run time.

@@ -60,10 +60,12 @@ struct LaunchLimits {
 };
 
 /// What copies of one Queue share: the staging buffers of pipelined transfers, made on first
-/// use (detail/memory/staging.hpp), and whether to use them.
+/// use (detail/memory/staging.hpp), and whether to use them; the algorithms' programs and
+/// scratch memory, made at the first algorithm call.
 struct QueueState {
     std::mutex mutex;
     std::shared_ptr<void> staging;
+    std::shared_ptr<void> algorithms;  // the algorithms wing's engine (algorithm_core.ipp)
     bool stage_pageable = false;
     Staging mode = Staging::automatic;
 };

@@ -38,7 +38,40 @@ OPENCLAW_BEGIN_NAMESPACE
 template <FixedString Name>
 struct opencl_type {};
 
+/// The host type of a type name in one typing of a kernel source: for a source built once per
+/// element type with the type left to the build (`-D T=double`), `program.kernel<source, "reduce",
+/// openclaw::type_as<"T", cl_double>>()` types it as built with T = double. It takes precedence
+/// over opencl_type for that typing only; the driver's view of the built kernel is checked when
+/// the kernel is made, so a build with another -D is reported then.
+template <FixedString Name, class T>
+struct type_as {
+    static constexpr auto name = Name;  ///< the type name in the source (`"T"`)
+    using type = T;                     ///< the host type it stands for in this typing
+};
+
 namespace detail {
+
+template <class T>
+inline constexpr bool is_type_as = false;
+template <FixedString Name, class T>
+inline constexpr bool is_type_as<type_as<Name, T>> = true;
+
+/// The type_as bindings of one typing.
+template <class... As>
+struct Bindings {};
+
+/// The host type Bindings B gives type name Name (void when none does).
+template <FixedString Name, class B>
+struct bound {
+    using type = void;
+};
+template <FixedString Name, class A, class... Rest>
+struct bound<Name, Bindings<A, Rest...>> {
+    using type = std::conditional_t<A::name.view() == Name.view(), typename A::type,
+                                    typename bound<Name, Bindings<Rest...>>::type>;
+};
+template <FixedString Name, class B>
+using bound_t = typename bound<Name, B>::type;
 
 // ---------------------------------------------------------------------------------------------
 // Compile time: from a parsed signature to Kernel<...>, and the reports when that fails.
@@ -116,7 +149,8 @@ constexpr void report_signature_error() {
                   "program.kernel<Params...>(name)");
     static_assert(E != SignatureError::unknown_type,
                   "kernel signature: no host type for this OpenCL C type name; specialise "
-                  "openclaw::opencl_type<\"Name\"> with `using type = YourHostType;`");
+                  "openclaw::opencl_type<\"Name\"> with `using type = YourHostType;` (or, for "
+                  "a name the build defines, add openclaw::type_as<\"Name\", HostType>)");
     static_assert(E != SignatureError::macro_type,
                   "kernel signature: the parameter's type is a macro #defined in the source "
                   "(macros are not expanded); specialise openclaw::opencl_type<\"MACRO\"> or use "
@@ -178,29 +212,33 @@ concept has_opencl_type = requires {
     typename opencl_type<Name>::type;
 };
 
-template <const auto& Sig, std::size_t I>
+template <const auto& Sig, std::size_t I, class B>
 consteval bool has_host_type() {
     constexpr ParamDecl decl = Sig.params[I];
     if constexpr (decl.scalar == Scalar::image || decl.scalar == Scalar::sampler) {
         return true;  // validate_kernel_param let only those with a descriptor through
     } else if constexpr (decl.scalar == Scalar::user) {
-        return has_opencl_type<user_type_name<Sig, I>()>;
+        return !std::is_void_v<bound_t<user_type_name<Sig, I>(), B>> ||
+               has_opencl_type<user_type_name<Sig, I>()>;
     } else {
         return !std::is_void_v<host_type_t<decl.scalar, decl.width>>;
     }
 }
 
-template <const auto& Sig, std::size_t I>
+template <const auto& Sig, std::size_t I, class B>
 consteval auto element_type() {
     constexpr ParamDecl decl = Sig.params[I];
-    if constexpr (decl.scalar == Scalar::user) {
+    if constexpr (decl.scalar == Scalar::user &&
+                  !std::is_void_v<bound_t<user_type_name<Sig, I>(), B>>) {
+        return std::type_identity<bound_t<user_type_name<Sig, I>(), B>>{};
+    } else if constexpr (decl.scalar == Scalar::user) {
         return std::type_identity<typename opencl_type<user_type_name<Sig, I>()>::type>{};
     } else {
         return std::type_identity<host_type_t<decl.scalar, decl.width>>{};
     }
 }
 
-template <const auto& Sig, const auto& Uses, std::size_t I>
+template <const auto& Sig, const auto& Uses, std::size_t I, class B>
 consteval auto value_or_buffer_type();
 
 constexpr ImageShape image_shape_of(SourceImage image) noexcept {
@@ -209,7 +247,7 @@ constexpr ImageShape image_shape_of(SourceImage image) noexcept {
                                                  : ImageShape::image2d;
 }
 
-template <const auto& Sig, const auto& Uses, std::size_t I>
+template <const auto& Sig, const auto& Uses, std::size_t I, class B>
 consteval auto parameter_type() {
     constexpr ParamDecl decl = Sig.params[I];
     if constexpr (decl.scalar == Scalar::image) {
@@ -223,14 +261,14 @@ consteval auto parameter_type() {
     } else if constexpr (decl.scalar == Scalar::sampler) {
         return std::type_identity<SamplerParam>{};
     } else {
-        return value_or_buffer_type<Sig, Uses, I>();
+        return value_or_buffer_type<Sig, Uses, I, B>();
     }
 }
 
-template <const auto& Sig, const auto& Uses, std::size_t I>
+template <const auto& Sig, const auto& Uses, std::size_t I, class B>
 consteval auto value_or_buffer_type() {
     constexpr ParamDecl decl = Sig.params[I];
-    using Pointee = typename decltype(element_type<Sig, I>())::type;
+    using Pointee = typename decltype(element_type<Sig, I, B>())::type;
     if constexpr (decl.pointers == 0) {
         return std::type_identity<Pointee>{};
     } else if constexpr (decl.space == AddressSpace::constant) {
@@ -248,10 +286,10 @@ consteval auto value_or_buffer_type() {
     }
 }
 
-template <const auto& Sig, std::size_t... I>
+template <const auto& Sig, class B, std::size_t... I>
 consteval std::size_t first_without_host_type(std::index_sequence<I...>) {
     std::size_t first = Sig.count;
-    ((first == Sig.count && !has_host_type<Sig, I>() ? first = I : first), ...);
+    ((first == Sig.count && !has_host_type<Sig, I, B>() ? first = I : first), ...);
     return first;
 }
 
@@ -267,14 +305,14 @@ constexpr void report_at() {
 
 /// The Kernel<...> that kernel Name of Source declares; on failure a compile-time report and
 /// DynamicKernel (whose set_args accepts anything, so that one report is all the user sees).
-template <const auto& Sig, const auto& Uses, FixedString Name>
+template <const auto& Sig, const auto& Uses, FixedString Name, class B>
 consteval auto source_kernel() {
     if constexpr (!Sig.ok()) {
         report_at<Sig, Name, Sig.error, Sig.error_param, Sig.error_at>();
         return std::type_identity<DynamicKernel>{};
     } else {
         constexpr std::size_t missing =
-            first_without_host_type<Sig>(std::make_index_sequence<Sig.count>{});
+            first_without_host_type<Sig, B>(std::make_index_sequence<Sig.count>{});
         if constexpr (missing != Sig.count) {
             constexpr ParamDecl decl = Sig.params[missing];
             constexpr bool macro = defines_macro(Sig.text, Sig.type_of(missing));
@@ -285,15 +323,16 @@ consteval auto source_kernel() {
         } else {
             return []<std::size_t... I>(std::index_sequence<I...>) {
                 return std::type_identity<
-                    Kernel<typename decltype(parameter_type<Sig, Uses, I>())::type...>>{};
+                    Kernel<typename decltype(parameter_type<Sig, Uses, I, B>())::type...>>{};
             }
             (std::make_index_sequence<Sig.count>{});
         }
     }
 }
 
-template <const auto& Source, auto Name>  // Name: a FixedString (see program.hpp)
-struct SourceKernel<Source, Name, void> {
+/// The typing of kernel Name of Source with bindings B (Bindings<> for none).
+template <const auto& Source, auto Name, class B>
+struct SourceKernelOf {
     static constexpr bool is_text = std::is_convertible_v<decltype(Source), std::string_view>;
     static_assert(is_text,
                   "program.kernel<source, name>(): the source must be a constant that converts "
@@ -301,7 +340,7 @@ struct SourceKernel<Source, Name, void> {
                   "std::string_view or a FixedString)");
     static consteval auto kernel() {
         if constexpr (is_text) {
-            return source_kernel<signature_of<Source, Name>, body_uses_of<Source, Name>, Name>();
+            return source_kernel<signature_of<Source, Name>, body_uses_of<Source, Name>, Name, B>();
         } else {
             return std::type_identity<DynamicKernel>{};
         }
@@ -309,11 +348,21 @@ struct SourceKernel<Source, Name, void> {
     using type = typename decltype(kernel())::type;
 };
 
+template <const auto& Source, auto Name>  // Name: a FixedString (see program.hpp)
+struct SourceKernel<Source, Name, void> : SourceKernelOf<Source, Name, Bindings<>> {};
+template <const auto& Source, auto Name, class... As>
+struct SourceKernel<Source, Name, Bindings<As...>> : SourceKernelOf<Source, Name, Bindings<As...>> {
+    static_assert((is_type_as<As> && ...),
+                  "program.kernel<source, name, ...>(): after the source and the kernel's name "
+                  "come only openclaw::type_as<\"Name\", HostType> bindings");
+};
+
 }  // namespace detail
 
 /// The Kernel<...> type that kernel Name of Source declares, e.g.
-/// `openclaw::kernel_t<vadd_source, "vector_add">` for a member or a function's return type.
-template <const auto& Source, FixedString Name>
-using kernel_t = typename detail::SourceKernel<Source, Name>::type;
+/// `openclaw::kernel_t<vadd_source, "vector_add">` for a member or a function's return type;
+/// type_as bindings after the name type the names a build defines (`-D T=double`).
+template <const auto& Source, FixedString Name, class... As>
+using kernel_t = typename detail::SourceKernel<Source, Name, detail::Bindings<As...>>::type;
 
 OPENCLAW_END_NAMESPACE

@@ -205,3 +205,19 @@ void control(cf::Program& program, cf::Args& a, cf::Images& i) {
     auto dynamic = program.kernel("vector_add");
     dynamic.set_args(a.in, a.in, a.out, a.n).set_arg(3, a.n);
 }
+
+namespace {
+constexpr char typed_by_build[] = R"CLC(
+__kernel void scale_by(__global T* data, const T factor) { data[0] *= factor; }
+)CLC";
+}  // namespace
+
+// One source typed per element type: T is what the build defines (-D T=...).
+void typed_per_build(cf::Program& program) {
+    static_assert(std::is_same_v<decltype(program.kernel<typed_by_build, "scale_by",
+                                                         openclaw::type_as<"T", cl_float>>()),
+                                 cf::Kernel<openclaw::Global<cl_float>, cl_float>>);
+    static_assert(std::is_same_v<
+                  openclaw::kernel_t<typed_by_build, "scale_by", openclaw::type_as<"T", cl_double>>,
+                  cf::Kernel<openclaw::Global<cl_double>, cl_double>>);
+}

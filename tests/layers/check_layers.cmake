@@ -52,13 +52,15 @@ set(table
   "graph.hpp wing graph"
   "pool.hpp wing pool"
   "external.hpp wing external"
+  "detail/wings/algorithm_core.hpp wing algorithm"
+  "algorithm.hpp wing algorithm"
   "openclaw.hpp umbrella"
   "all.hpp umbrella"
   "interop/clhpp.hpp interop"
   "interop/mpi.hpp interop")
 # Side wings that build on another wing's public header: typing kernels from their source makes
 # image parameters.
-set(wing_uses "signature->image.hpp")
+set(wing_uses "signature->image.hpp" "algorithm->signature.hpp")
 # Standard headers the common path does without (each costs thousands of lines in every unit).
 set(heavy algorithm any bitset cmath deque filesystem format fstream functional future iomanip
   iostream list locale map numeric random ranges regex set sstream unordered_map unordered_set

@@ -11,6 +11,7 @@
 //
 // Adding a scenario: write a `void name()` below and add it to `scenarios` at the end.
 
+#include <openclaw/algorithm.hpp>
 #include <openclaw/all.hpp>
 #include <openclaw/graph.hpp>
 #include <openclaw/pool.hpp>
@@ -384,6 +385,64 @@ void pool() {
     }
 }
 
+void algorithms() {
+    const Setup s;
+    const std::size_t n = 5000;
+    std::vector<cl_uint> host(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        host[i] = static_cast<cl_uint>((i * 7919) % 1000);
+    }
+    ReadWriteBuffer<cl_uint> keys(s.context, std::span<const cl_uint>(host));
+    ReadWriteBuffer<cl_uint> values(s.context, n);
+    ReadWriteBuffer<cl_uint> out(s.context, n);
+    require(openclaw::reduce(s.queue, keys) == std::accumulate(host.begin(), host.end(), 0u),
+            "algorithms: reduce");
+    openclaw::inclusive_scan(s.queue, keys, out, AlgorithmPath::portable);
+    openclaw::exclusive_scan(s.queue, keys, out, 0u, AlgorithmPath::single_pass);
+    std::vector<cl_uint> back(n);
+    s.queue.read(out, back);
+    std::vector<cl_uint> expected(n);
+    std::exclusive_scan(host.begin(), host.end(), expected.begin(), 0u);
+    require(back == expected, "algorithms: exclusive_scan");
+    const std::size_t odd =
+        openclaw::copy_if(s.queue, keys, out, openclaw::op<"int odd(uint x) { return x & 1u; }">{});
+    require(odd == static_cast<std::size_t>(std::count_if(host.begin(), host.end(),
+                                                          [](cl_uint x) { return (x & 1u) != 0; })),
+            "algorithms: copy_if");
+    // The sort passes make most of the scenario's calls: keys only, one order.
+    Event sorted = openclaw::sort(s.queue, keys, openclaw::with_event);
+    sorted.wait();
+    s.queue.read(keys, back);
+    require(std::is_sorted(back.begin(), back.end()), "algorithms: sort");
+    openclaw::iota(s.queue, values, 0u);
+    Event summed = openclaw::reduce_into(s.queue, values, out.slice(0, 1), openclaw::with_event);
+    summed.wait();
+    s.queue.read(out.slice(0, 1), std::span<cl_uint>(back.data(), 1));
+    require(back[0] == n * (n - 1) / 2, "algorithms: reduce_into");
+    // The other compactions and the histogram, on the sorted keys (runs of equal values).
+    const std::size_t small = openclaw::partition(
+        s.queue, keys, out, openclaw::op<"int low(uint x) { return x < 500u; }">{});
+    require(small == static_cast<std::size_t>(std::count_if(host.begin(), host.end(),
+                                                            [](cl_uint x) { return x < 500u; })),
+            "algorithms: partition");
+    std::vector<cl_uint> heads;
+    std::sort(host.begin(), host.end());
+    std::unique_copy(host.begin(), host.end(), std::back_inserter(heads));
+    require(openclaw::unique(s.queue, keys, out) == heads.size(), "algorithms: unique");
+    // A scan by key over the sorted keys: each run of equal keys counts 1, 2, ...
+    openclaw::fill(s.queue, values, 1u);
+    openclaw::inclusive_scan_by_key(s.queue, keys, values, out);
+    s.queue.read(out, back);
+    require(back[0] == 1 && back[n - 1] == static_cast<cl_uint>(
+                                               std::count(host.begin(), host.end(), host[n - 1])),
+            "algorithms: inclusive_scan_by_key");
+    ReadWriteBuffer<cl_uint> bins(s.context, 1000);
+    openclaw::histogram(s.queue, keys, bins);
+    s.queue.read(bins, std::span<cl_uint>(back.data(), 1000));
+    require(std::accumulate(back.begin(), back.begin() + 1000, std::size_t{0}) == n,
+            "algorithms: histogram");
+}
+
 void device_queries() {
     const Device device = openclaw_test::pick_device();
     const Platform platform = device.platform();
@@ -429,6 +488,7 @@ constexpr std::array scenarios = {
     Scenario{"device_queries", &device_queries},
     Scenario{"graph", &graph},
     Scenario{"pool", &pool},
+    Scenario{"algorithms", &algorithms},
 };
 
 /// One line per value: a message with newlines (build logs) would break the format.

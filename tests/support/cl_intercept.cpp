@@ -182,6 +182,22 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
     return real(program, name, code);
 }
 
+CL_API_ENTRY cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint count,
+                                               const cl_device_id* devices, const char* options,
+                                               void(CL_CALLBACK* notify)(cl_program, void*),
+                                               void* data) {
+    OPENCLAW_FORWARD(clBuildProgram);
+    ++openclaw_test::cl_calls().build_program;
+    return real(program, count, devices, options, notify, data);
+}
+
+CL_API_ENTRY cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                                               void* host, cl_int* code) {
+    OPENCLAW_FORWARD(clCreateBuffer);
+    ++openclaw_test::cl_calls().create_buffer;
+    return real(context, flags, size, host, code);
+}
+
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel kernel, cl_int* code) {
     OPENCLAW_FORWARD(clCloneKernel);
     ++openclaw_test::cl_calls().clone_kernel;

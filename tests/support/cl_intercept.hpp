@@ -12,6 +12,8 @@ namespace openclaw_test {
 
 struct ClCalls {
     std::atomic<int> create_kernel{0};
+    std::atomic<int> build_program{0};  // clBuildProgram
+    std::atomic<int> create_buffer{0};  // clCreateBuffer
     std::atomic<int> clone_kernel{0};
     std::atomic<int> create_queue_1x{0};
     // Entry points and queries newer than OpenCL 1.2, called while pretending to be 1.2.
