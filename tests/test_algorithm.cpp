@@ -909,6 +909,63 @@ TEST_CASE("a warm call builds no program, makes no kernel and allocates nothing"
     CHECK(openclaw::algorithm_stats(copy).programs == cold.programs);
 }
 
+TEST_CASE("a MemoryPool among the options gives a call its scratch memory") {
+    // A queue of its own: its engine keeps no scratch memory unless a call without a pool asks.
+    // In queue order, a call's scratch is free again for the next call at once; a pool that
+    // reuses after completion would make more while the earlier calls run.
+    const openclaw::Queue queue(env().context, env().device);
+    openclaw::MemoryPool pool(queue, {.reuse = openclaw::PoolReuse::queue_order});
+    const auto values = random_values<cl_uint>(100003, 21);
+    const auto in = upload(values);
+    ReadWriteBuffer<cl_uint> out(env().context, values.size());
+    auto keys = upload(values);
+    auto payload = upload(values);
+    const auto round = [&] {
+        CHECK(openclaw::reduce(queue, in, pool) ==
+              std::accumulate(values.begin(), values.end(), 0u));
+        openclaw::inclusive_scan(queue, in, out, pool, AlgorithmPath::portable);
+        openclaw::inclusive_scan(queue, in, out, AlgorithmPath::single_pass, pool);
+        openclaw::sort_by_key(queue, keys, payload, pool);
+        queue.finish();
+    };
+    round();
+    std::vector<cl_uint> expected(values.size());
+    std::inclusive_scan(values.begin(), values.end(), expected.begin());
+    std::vector<cl_uint> got(values.size());
+    queue.read(out, got);
+    CHECK(got == expected);
+    auto sorted = values;
+    std::sort(sorted.begin(), sorted.end());
+    queue.read(keys, got);
+    CHECK(got == sorted);
+    queue.read(payload, got);
+    CHECK(got == sorted);  // the values were the keys
+    const auto first = pool.stats();
+    CHECK(first.allocations >= 4);
+    CHECK(first.bytes_in_use == 0);  // every call gave its scratch back
+    CHECK(openclaw::algorithm_stats(queue).scratch_bytes == 0);
+    // Warm: the pool's memory comes round again; nothing new on the device.
+    auto& calls = openclaw_test::cl_calls();
+    const int buffers = calls.create_buffer.load();
+    round();
+    CHECK(calls.create_buffer.load() == buffers);
+    CHECK(pool.stats().created == first.created);
+    CHECK(openclaw::algorithm_stats(queue).scratch_allocations == 0);
+
+    // A pool of another queue is refused before anything is enqueued.
+    openclaw::MemoryPool other(env().queue);
+    auto error = thrown<openclaw::Error>([&] { openclaw::sort(queue, keys, other); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_COMMAND_QUEUE);
+    CHECK_THAT(error->what(), has("openclaw::sort") && has("another queue"));
+    openclaw::MemoryPool empty;
+    error = thrown<openclaw::Error>([&] { (void)openclaw::reduce(queue, in, empty); });
+    REQUIRE(error);
+    CHECK(error->cl_code() == CL_INVALID_COMMAND_QUEUE);
+    CHECK_THAT(error->what(), has("openclaw::reduce") && has("empty"));
+    CHECK(other.stats().allocations == 0);
+}
+
 TEST_CASE("events and wait lists: a user event holds the algorithm back") {
     const auto& queue = env().queue;
     const auto values = random_values<cl_uint>(50000, 15);

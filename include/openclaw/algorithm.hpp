@@ -776,14 +776,21 @@ inline constexpr AlgorithmSpec sort_spec = [] {
 // Options and regions.
 
 template <class O>
-concept AlgorithmOption = CommandOption<O> || std::is_same_v<std::remove_cvref_t<O>, AlgorithmPath>;
+concept AlgorithmOption = CommandOption<O> ||
+    std::is_same_v<std::remove_cvref_t<O>, AlgorithmPath> || std::is_same_v<O, MemoryPool&>;
 
 struct Options {
     const WaitList* wait = &no_wait;
     OnError on_error;
     AlgorithmPath path = AlgorithmPath::automatic;
+    MemoryPool* pool = nullptr;
 };
 inline void take(Options&, WithEvent) noexcept {}
+/// A MemoryPool among a call's options gives that call its scratch memory (returned to the pool
+/// after the call's commands, as any pool buffer); without one the queue keeps its own.
+inline void take(Options& options, MemoryPool& pool) noexcept {
+    options.pool = &pool;
+}
 inline void take(Options& options, const WaitList& wait) noexcept {
     options.wait = &wait;
 }
@@ -804,9 +811,10 @@ template <const char* Name, bool HostResult, class... O>
 Options read_options(O&&... options) {
     static_assert(option_count<WithEvent, O...> <= 1 && option_count<WaitList, O...> <= 1 &&
                       option_count<AlgorithmPath, O...> <= 1 &&
+                      option_count<MemoryPool, O...> <= 1 &&
                       (std::size_t{0} + ... + std::size_t{is_error_target<O&&>}) <= 1,
-                  "openclaw algorithms: each of with_event, a wait list, an AlgorithmPath and an "
-                  "error target may be given once");
+                  "openclaw algorithms: each of with_event, a wait list, an AlgorithmPath, a "
+                  "MemoryPool and an error target may be given once");
     static_assert(!asks_nonblocking<O...>,
                   "openclaw algorithms: nonblocking is for transfers; an algorithm that returns "
                   "a value waits for it, the others never block");
@@ -849,7 +857,8 @@ EventIfAsked<O...> enqueue_call(const Queue& queue, const Run& run, O&&... optio
             }
         }
     } adopter{event};
-    const Call call{queue, Name, *o.wait, asks_event<O...> ? &event : nullptr, o.on_error, o.path};
+    const Call call{queue,      Name,   *o.wait, asks_event<O...> ? &event : nullptr,
+                    o.on_error, o.path, o.pool};
     if (o.wait->check(Name, queue.context_handle(), o.on_error)) {
         (void)run(call);
     }
@@ -880,7 +889,7 @@ inline constexpr char sort_by_key_name[] = "openclaw::sort_by_key";
 template <const char* Name, class Acc, class Transform, class Reduce, class In, class... O>
 Acc reduce_on_host(const Queue& queue, const In& in, const Acc& init, O&&... options) {
     const Options o = read_options<Name, true>(options...);
-    const Call call{queue, Name, *o.wait, nullptr, o.on_error, o.path};
+    const Call call{queue, Name, *o.wait, nullptr, o.on_error, o.path, o.pool};
     const Span span = span_of(in);
     Acc result = init;
     // A call that waits refuses a failed event of its list first (a driver may hang on it).
@@ -1028,7 +1037,7 @@ template <const char* Name, bool Max, class Less, class In, class... O>
 std::size_t extremum_on_host(const Queue& queue, const In& in, O&&... options) {
     using T = element_t<In>;
     const Options o = read_options<Name, true>(options...);
-    const Call call{queue, Name, *o.wait, nullptr, o.on_error, o.path};
+    const Call call{queue, Name, *o.wait, nullptr, o.on_error, o.path, o.pool};
     const Span span = span_of(in);
     if (!o.wait->check(Name, queue.context_handle(), o.on_error) ||
         !BlockingWait::before(*o.wait, Name, o.on_error) ||
@@ -1283,7 +1292,7 @@ std::size_t compact_call(const Queue& queue, const In& in, const Out& out, O&&..
                   "input's");
     static_assert(check_input<In>() && check_output<Out>());
     const auto o = read_options<Name, true>(options...);
-    const Call call{queue, Name, *o.wait, nullptr, o.on_error, o.path};
+    const Call call{queue, Name, *o.wait, nullptr, o.on_error, o.path, o.pool};
     const Span in_span = span_of(in);
     const Span out_span = span_of(out);
     std::size_t count = 0;

@@ -60,6 +60,7 @@ class Image;
 struct ImageRegion;
 struct Rect;
 struct MigrateOptions;
+class MemoryPool;
 template <std::size_t N>
 struct FixedString;
 

@@ -59,8 +59,9 @@ set(table
   "interop/clhpp.hpp interop"
   "interop/mpi.hpp interop")
 # Side wings that build on another wing's public header: typing kernels from their source makes
-# image parameters.
-set(wing_uses "signature->image.hpp" "algorithm->signature.hpp")
+# image parameters; the algorithms' operators are typed by the signature parser, and their engine
+# takes a call's scratch memory from a MemoryPool.
+set(wing_uses "signature->image.hpp" "algorithm->signature.hpp" "algorithm->pool.hpp")
 # Standard headers the common path does without (each costs thousands of lines in every unit).
 set(heavy algorithm any bitset cmath deque filesystem format fstream functional future iomanip
   iostream list locale map numeric random ranges regex set sstream unordered_map unordered_set

@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -441,6 +442,13 @@ void algorithms() {
     s.queue.read(bins, std::span<cl_uint>(back.data(), 1000));
     require(std::accumulate(back.begin(), back.begin() + 1000, std::size_t{0}) == n,
             "algorithms: histogram");
+    // Scratch memory from a pool: taken and given back by the call, failures included.
+    openclaw::MemoryPool pool(s.queue, {.reuse = openclaw::PoolReuse::queue_order});
+    openclaw::iota(s.queue, values, 0u);
+    openclaw::sort_by_key(s.queue, bins, values.slice(0, 1000), SortOrder::descending, pool);
+    s.queue.read(bins, std::span<cl_uint>(back.data(), 1000));
+    require(std::is_sorted(back.begin(), back.begin() + 1000, std::greater<>()),
+            "algorithms: sort_by_key with a pool");
 }
 
 void device_queries() {

@@ -84,6 +84,7 @@ struct Call {
     cl_event* event;  // null unless the caller asked for the last command's event
     OnError on_error;
     AlgorithmPath path = AlgorithmPath::automatic;
+    MemoryPool* pool = nullptr;  // the source of this call's scratch memory, else the queue's
 };
 
 /// A value passed to a kernel as bytes (an init, an iota start): at most 128 bytes.

@@ -6,6 +6,7 @@
 // that header itself when openclaw is header-only.
 
 #include <openclaw/detail/wings/algorithm_core.hpp>
+#include <openclaw/pool.hpp>
 #include <openclaw/program.hpp>
 
 #include <algorithm>
@@ -1015,6 +1016,10 @@ struct Engine {
     std::vector<std::pair<std::string, std::unique_ptr<Built>>> by_source;
     Handle<cl_mem> scratch;
     std::size_t scratch_size = 0;
+    // The scratch memory of the call in progress: `scratch`, or `pooled`, taken from the call's
+    // MemoryPool and given back when the call has enqueued its commands.
+    cl_mem active = nullptr;
+    ReadWriteBuffer<cl_uchar> pooled;
     Handle<cl_event> last;  // out-of-order queues: the previous call's last command
     EngineCounts counts;
 };
@@ -1322,7 +1327,26 @@ Built* built_for(Engine& engine, const AlgorithmSpec& spec, OnError on_error) {
 }
 
 /// Scratch memory of at least `bytes`, kept by the engine and grown (never shrunk) as needed.
-bool reserve_scratch(Engine& engine, std::size_t bytes, OnError on_error) {
+bool reserve_scratch(Engine& engine, const Call& call, std::size_t bytes) {
+    const OnError on_error = call.on_error;
+    if (call.pool != nullptr) {
+        MemoryPool& pool = *call.pool;
+        if (!pool || pool.queue().get() != call.queue.get()) {
+            fail(on_error, CL_INVALID_COMMAND_QUEUE, call.name,
+                 !pool ? std::string("the MemoryPool for scratch memory is empty")
+                       : std::string("the MemoryPool for scratch memory belongs to another "
+                                     "queue (its buffers are reused in that queue's order)"));
+            return false;
+        }
+        engine.pooled =
+            pool.allocate<cl_uchar, ReadWrite>(std::max<std::size_t>(bytes, 1), on_error);
+        if (!engine.pooled) {
+            return false;
+        }
+        engine.active = engine.pooled.get();
+        return true;
+    }
+    engine.active = engine.scratch.get();
     if (bytes <= engine.scratch_size) {
         return true;
     }
@@ -1339,6 +1363,7 @@ bool reserve_scratch(Engine& engine, std::size_t bytes, OnError on_error) {
     }
     engine.scratch = std::move(made);  // the old one is released when its commands are done
     engine.scratch_size = size;
+    engine.active = engine.scratch.get();
     ++engine.counts.scratch_allocations;
     engine.counts.scratch_bytes = size;
     return true;
@@ -1527,6 +1552,14 @@ bool with_engine(const Call& call, const AlgorithmSpec& spec, const Run& run) {
         return false;
     }
     const std::lock_guard<std::mutex> lock(engine->mutex);
+    // A pool's scratch goes back when the call has enqueued everything (or failed, or thrown).
+    struct GiveBack {
+        Engine& engine;
+        ~GiveBack() {
+            engine.pooled = {};
+            engine.active = nullptr;
+        }
+    } give_back{*engine};
     Built* built = built_for(*engine, spec, call.on_error);
     if (built == nullptr) {
         return false;
@@ -1624,11 +1657,11 @@ OPENCLAW_INLINE bool reduce(const Call& call, const AlgorithmSpec& spec, const S
         ScratchPlan plan;
         const std::size_t partial_at = groups > 1 ? plan.take(groups * spec.acc_size) : 0;
         const std::size_t result_at = host != nullptr ? plan.take(spec.acc_size) : 0;
-        if (!reserve_scratch(engine, plan.used, call.on_error)) {
+        if (!reserve_scratch(engine, call, plan.used)) {
             return false;
         }
         const cl_mem in_mem = in.mem->get();
-        const cl_mem scratch = engine.scratch.get();
+        const cl_mem scratch = engine.active;
         const cl_mem dst = out != nullptr ? out->mem->get() : scratch;
         const cl_ulong dst_off =
             out != nullptr ? as_ulong(out->offset) : as_ulong(result_at / spec.acc_size);
@@ -1690,11 +1723,11 @@ OPENCLAW_INLINE bool extremum(const Call& call, const AlgorithmSpec& spec, const
         const std::size_t vals_at = plan.take(groups * spec.acc_size);
         const std::size_t idx_at = plan.take(groups * 4);
         const std::size_t result_at = plan.take(4);
-        if (!reserve_scratch(engine, plan.used, call.on_error)) {
+        if (!reserve_scratch(engine, call, plan.used)) {
             return false;
         }
         const cl_mem in_mem = in.mem->get();
-        const cl_mem scratch = engine.scratch.get();
+        const cl_mem scratch = engine.active;
         const cl_ulong in_off = as_ulong(in.offset);
         const cl_ulong v_off = as_ulong(vals_at / spec.acc_size);
         const cl_ulong i_off = as_ulong(idx_at / 4);
@@ -1741,7 +1774,7 @@ bool portable_scan(Engine& engine, Sequence& run, cl_kernel up, cl_kernel spine,
     const std::size_t tile = wg * items;
     const std::size_t tiles = div_up(count, tile);
     const auto [groups, tiles_per_group] = split(engine, tiles, 1, max_groups_spine);
-    const cl_mem scratch = engine.scratch.get();
+    const cl_mem scratch = engine.active;
     const cl_ulong p_off = as_ulong(partial_at / t_size);
     const cl_uint n = as_uint(count);
     const cl_uint tpg = as_uint(tiles_per_group);
@@ -1815,7 +1848,7 @@ bool run_scan(Engine& engine, Sequence& run, const Built& built, const ScanScrat
                              out_mem, out_off, count, at.partial_at, exclusive, init, last);
     }
     const std::size_t tiles = div_up(count, built.wg * built.items);
-    const cl_mem scratch = engine.scratch.get();
+    const cl_mem scratch = engine.active;
     const cl_ulong s_off = as_ulong(at.state_at / 4);
     const cl_ulong a_off = as_ulong(at.aggregates_at / t_size);
     const cl_ulong i_off = as_ulong(at.inclusives_at / t_size);
@@ -1854,7 +1887,7 @@ OPENCLAW_INLINE bool scan(const Call& call, const AlgorithmSpec& spec, const Spa
         Sequence run(engine, call, built.wg);
         ScratchPlan plan;
         const ScanScratch at = plan_scan(engine, built, call.path, in.count, spec.acc_size, plan);
-        return reserve_scratch(engine, plan.used, call.on_error) &&
+        return reserve_scratch(engine, call, plan.used) &&
                run_scan(engine, run, built, at, spec.acc_size, in.mem->get(), as_ulong(in.offset),
                         out.mem->get(), as_ulong(out.offset), in.count, init, true);
     });
@@ -1871,10 +1904,10 @@ OPENCLAW_INLINE bool scan_by_key(const Call& call, const AlgorithmSpec& spec, co
         ScratchPlan plan;
         const std::size_t pairs_at = plan.take(values.count * pair);
         const ScanScratch at = plan_scan(engine, built, call.path, values.count, pair, plan);
-        if (!reserve_scratch(engine, plan.used, call.on_error)) {
+        if (!reserve_scratch(engine, call, plan.used)) {
             return false;
         }
-        const cl_mem scratch = engine.scratch.get();
+        const cl_mem scratch = engine.active;
         const cl_ulong k_off = as_ulong(keys.offset);
         const cl_ulong v_off = as_ulong(values.offset);
         const cl_ulong p_off = as_ulong(pairs_at / pair);
@@ -1918,10 +1951,10 @@ OPENCLAW_INLINE bool copy_if(const Call& call, const AlgorithmSpec& spec, const 
         const auto [groups, chunk] = split(engine, in.count, tile, tile);
         ScratchPlan plan;
         const std::size_t counts_at = plan.take((groups + 1) * 4);
-        if (!reserve_scratch(engine, plan.used, call.on_error)) {
+        if (!reserve_scratch(engine, call, plan.used)) {
             return false;
         }
-        const cl_mem scratch = engine.scratch.get();
+        const cl_mem scratch = engine.active;
         const cl_ulong in_off = as_ulong(in.offset);
         const cl_ulong out_off = as_ulong(out.offset);
         const cl_ulong c_off = as_ulong(counts_at / 4);
@@ -2084,10 +2117,10 @@ OPENCLAW_INLINE bool radix_sort(const Call& call, const AlgorithmSpec& spec, con
         const std::size_t values_at = spec.values ? plan.take(n * value_bytes) : 0;
         const std::size_t counts_at = plan.take(digit_counts * 4);
         const std::size_t partial_at = built.serial ? 0 : plan.take((count_groups + 1) * 4);
-        if (!reserve_scratch(engine, plan.used, call.on_error)) {
+        if (!reserve_scratch(engine, call, plan.used)) {
             return false;
         }
-        const cl_mem scratch = engine.scratch.get();
+        const cl_mem scratch = engine.active;
         const cl_mem user_keys = keys.mem->get();
         const cl_mem user_values = values != nullptr ? values->mem->get() : scratch;
         const cl_ulong c_off = as_ulong(counts_at / 4);
