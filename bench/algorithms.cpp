@@ -256,6 +256,33 @@ int main(int argc, char** argv) try {
                          },
                          [&] { check(read(sort_keys) == sorted, "sort_by_key keys"); },
                          {}});
+        if (device.is_gpu()) {
+            // The single-pass (Onesweep) sort runs on the tiled kernels, which CPUs do not use.
+            peers.push_back({"sort uint",
+                             "openclaw single-pass",
+                             static_cast<double>(n),
+                             true,
+                             [&] { reset_sort(false); },
+                             [&] {
+                                 openclaw::sort(queue, sort_keys,
+                                                openclaw::AlgorithmPath::single_pass);
+                                 queue.finish();
+                             },
+                             [&] { check(read(sort_keys) == sorted, "sort single-pass"); },
+                             {}});
+            peers.push_back({"sort_by_key uint/uint",
+                             "openclaw single-pass",
+                             static_cast<double>(n),
+                             true,
+                             [&] { reset_sort(true); },
+                             [&] {
+                                 openclaw::sort_by_key(queue, sort_keys, sort_values,
+                                                       openclaw::AlgorithmPath::single_pass);
+                                 queue.finish();
+                             },
+                             [&] { check(read(sort_keys) == sorted, "sort_by_key single-pass"); },
+                             {}});
+        }
 #if OPENCLAW_BENCH_BOOST_COMPUTE
         namespace bc = boost::compute;
         const bc::buffer b_pristine(pristine.get());

@@ -1127,6 +1127,32 @@ TEST_CASE("double reductions and scans where the device has fp64") {
     CHECK(std::fabs(got.back() - exact) <= 1e-12 * magnitude);
 }
 
+namespace {
+
+/// The single-pass sort of n keys of type K on `queue`, both orders, against std::stable_sort.
+template <class K, class Download>
+void check_sort_on(const openclaw::Queue& queue, std::size_t n, const Download& download) {
+    for (const SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
+        CAPTURE(sizeof(K), static_cast<int>(order));
+        const auto keys = keys_for_sort<K>(n, 24);
+        auto buffer = upload(keys);
+        openclaw::sort(queue, buffer, order, AlgorithmPath::single_pass);
+        auto expected = keys;
+        std::stable_sort(expected.begin(), expected.end(), [order](K a, K b) {
+            return order == SortOrder::ascending ? order_key(a) < order_key(b)
+                                                 : order_key(b) < order_key(a);
+        });
+        const auto got = download(buffer);
+        bool same = got.size() == expected.size();
+        for (std::size_t i = 0; i < n && same; ++i) {
+            same = bits(got[i]) == bits(expected[i]);
+        }
+        CHECK(same);
+    }
+}
+
+}  // namespace
+
 TEST_CASE("the GPU's tiled kernels give the same results where the device is a CPU") {
     // A CPU device runs serial blocks by default; this queue's engine takes the GPU's kernels
     // (work-groups of 256 sharing tiles in local memory), so that PoCL checks them too.
@@ -1187,14 +1213,56 @@ TEST_CASE("the GPU's tiled kernels give the same results where the device is a C
         auto selected = download(out);
         selected.resize(count);
         CHECK(selected == odd);
-        auto keys = upload(values);
-        auto payload = upload(std::vector<cl_ulong>(values.begin(), values.end()));
-        openclaw::sort_by_key(queue, keys, payload, SortOrder::descending);
         auto sorted = values;
         std::sort(sorted.begin(), sorted.end(), std::greater<>());
-        CHECK(first_difference(download(keys), sorted) == matches);
-        CHECK(first_difference(download(payload),
-                               std::vector<cl_ulong>(sorted.begin(), sorted.end())) == matches);
+        for (const AlgorithmPath path : {AlgorithmPath::portable, AlgorithmPath::single_pass}) {
+            CAPTURE(static_cast<int>(path));
+            auto keys = upload(values);
+            auto payload = upload(std::vector<cl_ulong>(values.begin(), values.end()));
+            openclaw::sort_by_key(queue, keys, payload, SortOrder::descending, path);
+            CHECK(first_difference(download(keys), sorted) == matches);
+            CHECK(first_difference(download(payload),
+                                   std::vector<cl_ulong>(sorted.begin(), sorted.end())) == matches);
+        }
+    }
+    // The single-pass (Onesweep) sort: every key type, both orders, stability with many equal
+    // keys, a slice at an offset.
+    for (const std::size_t n : {std::size_t{2}, std::size_t{1000}, std::size_t{100003}}) {
+        CAPTURE(n);
+        check_sort_on<cl_uint>(queue, n, download);
+        check_sort_on<cl_int>(queue, n, download);
+        check_sort_on<cl_float>(queue, n, download);
+        check_sort_on<cl_ulong>(queue, n, download);
+        check_sort_on<cl_double>(queue, n, download);
+        auto keys = random_values<cl_uint>(n, 22);
+        for (auto& k : keys) {
+            k %= 61;
+        }
+        std::vector<cl_uint> index(n);
+        std::iota(index.begin(), index.end(), 0u);
+        auto key_buffer = upload(keys);
+        auto index_buffer = upload(index);
+        openclaw::sort_by_key(queue, key_buffer, index_buffer, AlgorithmPath::single_pass);
+        std::stable_sort(index.begin(), index.end(),
+                         [&](cl_uint a, cl_uint b) { return keys[a] < keys[b]; });
+        CHECK(first_difference(download(index_buffer), index) == matches);
+    }
+    {
+        auto keys = upload(std::vector<cl_uint>{9, 5, 7, 1, 3, 8});
+        openclaw::sort(queue, keys.slice(1, 4), AlgorithmPath::single_pass);
+        CHECK(download(keys) == std::vector<cl_uint>{9, 1, 3, 5, 7, 8});
+    }
+    // Many in a row: a look-back that waited for a tile never started would hang here.
+    {
+        const auto many = random_values<cl_uint>(50000, 23);
+        auto sorted_many = many;
+        std::sort(sorted_many.begin(), sorted_many.end());
+        auto keys = upload(many);
+        for (int i = 0; i < 200; ++i) {
+            queue.write(keys, many);
+            openclaw::sort(queue, keys, AlgorithmPath::single_pass);
+        }
+        CHECK(first_difference(download(keys), sorted_many) == matches);
     }
     check_partition_unique_histogram(queue, download);
     check_scans_by_key(queue, AlgorithmPath::portable, download);

@@ -928,7 +928,8 @@ consteval bool check_output() {
 // ---- reductions -------------------------------------------------------------------------------
 
 /// The sum of the elements of `in` (a Buffer or a slice), T{} for none; waits for the result.
-/// Options: a wait list, an error target, an AlgorithmPath.
+/// Options: a wait list, an error target, an AlgorithmPath, a MemoryPool& for the scratch memory
+/// (every algorithm takes one).
 template <detail::BufferRegion In, detail::algo::AlgorithmOption... O>
 [[nodiscard]] detail::algo::element_t<In> reduce(const Queue& queue, const In& in, O&&... options) {
     using T = detail::algo::element_t<In>;
@@ -1579,7 +1580,8 @@ consteval bool check_key() {
 
 /// Sorts `keys` in place (LSD radix sort, stable), ascending unless SortOrder::descending is
 /// given. Floats are ordered as -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN (the sign of
-/// a NaN places it). Enqueued; options: SortOrder, with_event, a wait list, an error target.
+/// a NaN places it). Enqueued; options: SortOrder, AlgorithmPath (single_pass: Onesweep, on the
+/// tiled kernels of GPUs), with_event, a wait list, an error target, a MemoryPool.
 template <detail::BufferRegion Keys, detail::algo::SortOption... O>
 detail::EventIfAsked<O...> sort(const Queue& queue, const Keys& keys, O&&... options) {
     using K = detail::algo::element_t<Keys>;

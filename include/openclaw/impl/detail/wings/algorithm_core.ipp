@@ -852,6 +852,11 @@ OC_KERNEL void oc_radix_scatter(__global const K* kin, ulong kin_off, __global K
 #else
 #define OC_RTILE (WG * RITEMS)
 #define OC_DIGIT(key) ((uint)(((OC_ENC(key)) ^ flip) >> shift) & 15u)
+#if HAS_VALUES
+#define OC_VTILE vtile
+#else
+#define OC_VTILE 0
+#endif
 
 OC_KERNEL void oc_radix_count(__global const K* keys, ulong k_off, uint n, uint shift, K flip,
                               __global uint* counts, ulong c_off, uint tiles) {
@@ -890,36 +895,17 @@ OC_KERNEL void oc_radix_count(__global const K* keys, ulong k_off, uint n, uint 
     }
 }
 
-OC_KERNEL void oc_radix_scatter(__global const K* kin, ulong kin_off, __global K* kout,
-                                ulong kout_off, __global const V* vin, ulong vin_off,
-                                __global V* vout, ulong vout_off, uint n, uint shift, K flip,
-                                __global const uint* offsets, ulong o_off, uint tiles) {
-    __local K ktile[OC_RTILE];
-#if HAS_VALUES
-    __local V vtile[OC_RTILE];
-#endif
-    __local uint lc[16 * WG];
-    __local uint sums[WG];
-    __local uint dstart[16];
-    __local uint gbase[16];
-    kin += kin_off;
-    kout += kout_off;
-#if HAS_VALUES
-    vin += vin_off;
-    vout += vout_off;
-#endif
+// Loads the `count` keys (and values) at `base` into the tile and sorts them there by their digit
+// (stable); dstart[d] is then the tile position of digit d's first key (dstart[16] = count).
+inline void oc_radix_rank(__global const K* kin, __global const V* vin, uint base, uint count,
+                          uint shift, K flip, __local K* ktile, __local V* vtile, __local uint* lc,
+                          __local uint* sums, __local uint* dstart) {
     const uint lid = get_local_id(0);
-    const uint t = get_group_id(0);
-    const uint base = t * OC_RTILE;
-    const uint count = oc_min(OC_RTILE, n - base);
     for (uint k = lid; k < count; k += WG) {
         ktile[k] = kin[base + k];
 #if HAS_VALUES
         vtile[k] = vin[base + k];
 #endif
-    }
-    if (lid < 16) {
-        gbase[lid] = offsets[o_off + lid * tiles + t];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     K my[RITEMS];
@@ -945,6 +931,9 @@ OC_KERNEL void oc_radix_scatter(__global const K* kin, ulong kin_off, __global K
     if (lid < 16) {
         dstart[lid] = lc[lid * WG];
     }
+    if (lid == 0) {
+        dstart[16] = count;
+    }
     ulong seen = 0;
     for (uint k = 0; k < RITEMS; ++k) {
         if (first + k < count) {
@@ -958,7 +947,13 @@ OC_KERNEL void oc_radix_scatter(__global const K* kin, ulong kin_off, __global K
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint k = lid; k < count; k += WG) {
+}
+
+// Writes a ranked tile: its key at position k, of digit d, to gbase[d] + (k - dstart[d]).
+inline void oc_radix_write(__local const K* ktile, __local const V* vtile, uint count, uint shift,
+                           K flip, __local const uint* dstart, __local const uint* gbase,
+                           __global K* kout, __global V* vout) {
+    for (uint k = get_local_id(0); k < count; k += WG) {
         const K key = ktile[k];
         const uint d = OC_DIGIT(key);
         const uint at = gbase[d] + (k - dstart[d]);
@@ -967,6 +962,133 @@ OC_KERNEL void oc_radix_scatter(__global const K* kin, ulong kin_off, __global K
         vout[at] = vtile[k];
 #endif
     }
+}
+
+OC_KERNEL void oc_radix_scatter(__global const K* kin, ulong kin_off, __global K* kout,
+                                ulong kout_off, __global const V* vin, ulong vin_off,
+                                __global V* vout, ulong vout_off, uint n, uint shift, K flip,
+                                __global const uint* offsets, ulong o_off, uint tiles) {
+    __local K ktile[OC_RTILE];
+#if HAS_VALUES
+    __local V vtile[OC_RTILE];
+#endif
+    __local uint lc[16 * WG];
+    __local uint sums[WG];
+    __local uint dstart[17];
+    __local uint gbase[16];
+    const uint lid = get_local_id(0);
+    const uint t = get_group_id(0);
+    const uint base = t * OC_RTILE;
+    const uint count = oc_min(OC_RTILE, n - base);
+    if (lid < 16) {
+        gbase[lid] = offsets[o_off + lid * tiles + t];
+    }
+    oc_radix_rank(kin + kin_off, vin + vin_off, base, count, shift, flip, ktile, OC_VTILE, lc, sums,
+                  dstart);
+    oc_radix_write(ktile, OC_VTILE, count, shift, flip, dstart, gbase, kout + kout_off,
+                   vout + vout_off);
+}
+
+// Onesweep (Adinets & Merrill): the digit counts of every pass at once, from the keys as they
+// are (a pass moves keys, it does not change how many have each digit).
+OC_KERNEL void oc_radix_histogram(__global const K* keys, ulong k_off, uint n, uint chunk,
+                                  K flip, __global uint* hist, ulong h_off) {
+    __local uint lh[OC_PASSES * 16];
+    const uint lid = get_local_id(0);
+    for (uint i = lid; i < OC_PASSES * 16; i += WG) {
+        lh[i] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    keys += k_off;
+    const uint begin = get_group_id(0) * chunk;
+    const uint len = oc_min(chunk, n - begin);
+    for (uint i = lid; i < len; i += WG) {
+        const K e = (OC_ENC(keys[begin + i])) ^ flip;
+        for (uint p = 0; p < OC_PASSES; ++p) {
+            atomic_inc(&lh[p * 16 + ((uint)(e >> (4 * p)) & 15u)]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = lid; i < OC_PASSES * 16; i += WG) {
+        if (lh[i] != 0) {
+            atomic_add(&hist[h_off + i], lh[i]);
+        }
+    }
+}
+
+// One pass in one kernel: tiles in the order groups start (an atomic counter), each ranks its
+// keys, publishes its 16 digit counts and finds its offsets by decoupled look-back over the
+// tiles before it (per digit: state 1, the tile's count is in agg; 2, the inclusive count of the
+// tiles up to it is in inc), then scatters. Waits for earlier tiles: needs forward progress.
+OC_KERNEL void oc_radix_onesweep(__global const K* kin, ulong kin_off, __global K* kout,
+                                 ulong kout_off, __global const V* vin, ulong vin_off,
+                                 __global V* vout, ulong vout_off, uint n, uint shift, K flip,
+                                 __global const uint* hist, ulong h_off,
+                                 __global volatile uint* state, ulong s_off, __global uint* agg,
+                                 ulong a_off) {
+    __local K ktile[OC_RTILE];
+#if HAS_VALUES
+    __local V vtile[OC_RTILE];
+#endif
+    __local uint lc[16 * WG];
+    __local uint sums[WG];
+    __local uint dstart[17];
+    __local uint gbase[16];
+    __local uint tile_id;
+    const uint lid = get_local_id(0);
+    state += s_off;
+    agg += a_off;
+    __global uint* inc = agg + 16 * get_num_groups(0);  // one group per tile
+    if (lid == 0) {
+        tile_id = atomic_inc(&state[0]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint t = tile_id;
+    const uint base = t * OC_RTILE;
+    const uint count = oc_min(OC_RTILE, n - base);
+    oc_radix_rank(kin + kin_off, vin + vin_off, base, count, shift, flip, ktile, OC_VTILE, lc, sums,
+                  dstart);
+    if (lid < 16) {
+        const uint d = lid;
+        const uint mine = dstart[d + 1] - dstart[d];
+        uint before = 0;
+        for (uint e = 0; e < d; ++e) {
+            before += hist[h_off + e];  // the keys of smaller digits, in every tile
+        }
+        __global volatile uint* flags = state + 1 + d;
+        if (t == 0) {
+            inc[d] = mine;
+            write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            atomic_xchg(&flags[0], 2u);
+        } else {
+            agg[t * 16 + d] = mine;
+            write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            atomic_xchg(&flags[t * 16], 1u);
+            uint prefix = 0;
+            uint j = t;
+            while (j > 0) {
+                --j;
+                uint flag;
+                do {
+                    flag = atomic_or(&flags[j * 16], 0u);
+                } while (flag == 0);
+                read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+                prefix += flag == 2 ? ((volatile __global uint*)inc)[j * 16 + d]
+                                    : ((volatile __global uint*)agg)[j * 16 + d];
+                if (flag == 2) {
+                    break;
+                }
+            }
+            inc[t * 16 + d] = prefix + mine;
+            write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+            atomic_xchg(&flags[t * 16], 2u);
+            before += prefix;
+        }
+        gbase[d] = before;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    oc_radix_write(ktile, OC_VTILE, count, shift, flip, dstart, gbase, kout + kout_off,
+                   vout + vout_off);
 }
 #endif
 )CLC";
@@ -998,7 +1120,7 @@ struct DeviceTraits {
 /// One program built for one AlgorithmSpec on the engine's device, and its kernels.
 struct Built {
     Program program;
-    std::array<Handle<cl_kernel>, 5> kernels;
+    std::array<Handle<cl_kernel>, 7> kernels;
     std::size_t wg = 1;   // the work-group size it was built for (WG)
     unsigned items = 1;   // ITEMS (scan tile) or RITEMS (radix tile)
     unsigned sitems = 1;  // ITEMS of a radix program's counts scan
@@ -1024,18 +1146,21 @@ struct Engine {
     EngineCounts counts;
 };
 
-// The kernels of each family, in Built::kernels order (a radix program also holds the uint scan
-// of its digit counts).
-const char* const kernel_names[][5] = {
-    {"oc_reduce_first", "oc_reduce_final", nullptr, nullptr, nullptr},
-    {"oc_extremum_first", "oc_extremum_final", nullptr, nullptr, nullptr},
-    {"oc_scan_up", "oc_scan_spine", "oc_scan_down", "oc_scan_single", nullptr},
-    {"oc_copy_if_count", "oc_copy_if_spine", "oc_copy_if_write", nullptr, nullptr},
-    {"oc_transform", "oc_transform2", nullptr, nullptr, nullptr},
-    {"oc_iota", nullptr, nullptr, nullptr, nullptr},
-    {"oc_radix_count", "oc_radix_scatter", "oc_scan_up", "oc_scan_spine", "oc_scan_down"},
-    {"oc_histogram", nullptr, nullptr, nullptr, nullptr},
-    {"oc_scan_up", "oc_scan_spine", "oc_scan_down", "oc_scan_single", "oc_seg_move"},
+// The kernels of each family, in Built::kernels order (a tiled radix program also holds the uint
+// scan of its digit counts and the single-pass sort's two kernels).
+const char* const kernel_names[][7] = {
+    {"oc_reduce_first", "oc_reduce_final", nullptr, nullptr, nullptr, nullptr, nullptr},
+    {"oc_extremum_first", "oc_extremum_final", nullptr, nullptr, nullptr, nullptr, nullptr},
+    {"oc_scan_up", "oc_scan_spine", "oc_scan_down", "oc_scan_single", nullptr, nullptr, nullptr},
+    {"oc_copy_if_count", "oc_copy_if_spine", "oc_copy_if_write", nullptr, nullptr, nullptr,
+     nullptr},
+    {"oc_transform", "oc_transform2", nullptr, nullptr, nullptr, nullptr, nullptr},
+    {"oc_iota", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
+    {"oc_radix_count", "oc_radix_scatter", "oc_scan_up", "oc_scan_spine", "oc_scan_down",
+     "oc_radix_histogram", "oc_radix_onesweep"},
+    {"oc_histogram", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr},
+    {"oc_scan_up", "oc_scan_spine", "oc_scan_down", "oc_scan_single", "oc_seg_move", nullptr,
+     nullptr},
 };
 
 unsigned clamp_items(cl_ulong budget, std::size_t per_item, unsigned most) {
@@ -1089,6 +1214,7 @@ std::string source_for(const Engine& engine, const AlgorithmSpec& spec, Built& b
                             : spec.key_kind == 1 ? "((k) ^ OC_SIGN)"
                                                  : "(((k) & OC_SIGN) ? ~(k) : ((k) | OC_SIGN))");
         define("HAS_VALUES", spec.values ? "1" : "0");
+        define("OC_PASSES", number(spec.key_bits / 4));
         if (spec.values) {
             switch (spec.acc_size) {
                 case 1:
@@ -1309,7 +1435,7 @@ Built* built_for(Engine& engine, const AlgorithmSpec& spec, OnError on_error) {
         const char* name = kernel_names[family][k];
         if (name == nullptr ||
             (spec.family == Family::transform && (k == 1) != !spec.in2_type.empty()) ||
-            (spec.family == Family::radix_sort && made->serial && k >= 2)) {
+            (spec.family == Family::radix_sort && made->serial && k >= 2)) {  // tiled only
             continue;
         }
         cl_int code = CL_SUCCESS;
@@ -2105,6 +2231,11 @@ OPENCLAW_INLINE bool radix_sort(const Call& call, const AlgorithmSpec& spec, con
         // Serial (CPUs): 8-bit digits over a few blocks per compute unit, at least 16 Ki keys
         // each; tiled: 4-bit digits over tiles of WG * RITEMS keys.
         const unsigned bits = built.serial ? 8 : 4;
+        const unsigned passes = spec.key_bits / bits;  // even: the last pass writes the user's
+        // Single pass (Onesweep) on the tiled kernels only (a CPU's serial sort never waits), and
+        // only when asked for: the multi-pass sort stays the default until the single pass has
+        // been measured where work-groups are known to progress (NVIDIA GPUs).
+        const bool one_sweep = !built.serial && call.path == AlgorithmPath::single_pass;
         const std::size_t tiles =
             built.serial ? std::clamp<std::size_t>(div_up(n, std::size_t{1} << 14), 1,
                                                    std::size_t{engine.traits.units} * 4)
@@ -2115,8 +2246,15 @@ OPENCLAW_INLINE bool radix_sort(const Call& call, const AlgorithmSpec& spec, con
         ScratchPlan plan;
         const std::size_t keys_at = plan.take(n * key_bytes);
         const std::size_t values_at = spec.values ? plan.take(n * value_bytes) : 0;
-        const std::size_t counts_at = plan.take(digit_counts * 4);
-        const std::size_t partial_at = built.serial ? 0 : plan.take((count_groups + 1) * 4);
+        const std::size_t counts_at = one_sweep ? 0 : plan.take(digit_counts * 4);
+        const std::size_t partial_at =
+            built.serial || one_sweep ? 0 : plan.take((count_groups + 1) * 4);
+        // Onesweep: every pass's digit counts, then per pass a tile counter and a flag per tile
+        // and digit (zeroed together), and the tiles' counts and inclusive counts.
+        const std::size_t pass_state = 1 + 16 * tiles;
+        const std::size_t hist_at = one_sweep ? plan.take(passes * 16 * 4) : 0;
+        const std::size_t state_at = one_sweep ? plan.take(passes * pass_state * 4) : 0;
+        const std::size_t agg_at = one_sweep ? plan.take(2 * 16 * tiles * 4) : 0;
         if (!reserve_scratch(engine, call, plan.used)) {
             return false;
         }
@@ -2131,8 +2269,25 @@ OPENCLAW_INLINE bool radix_sort(const Call& call, const AlgorithmSpec& spec, con
         const Arg flip = key_bytes == 8 ? Arg{8, &flip64} : Arg{4, &flip32};
         const cl_uint zero_count = 0;
         const Bytes zero{&zero_count, 4};
-        const unsigned passes = spec.key_bits / bits;  // even: the last pass writes the user's
-        // Pass p reads from `from` and writes to `to`; even passes read the user's memory.
+        if (one_sweep) {
+            const auto [groups, chunk] = split(engine, n, wg, max_groups_spine);
+            const cl_uint chunk_u = as_uint(chunk);
+            const cl_ulong k_off = as_ulong(keys.offset);
+            const cl_ulong h_off = hist_at / 4;
+            if (!run.fill(scratch, hist_at, state_at + passes * pass_state * 4 - hist_at, zero,
+                          false) ||
+                !run.launch(built.kernels[5].get(),
+                            {mem_arg(user_keys),
+                             {8, &k_off},
+                             {4, &n_u},
+                             {4, &chunk_u},
+                             flip,
+                             mem_arg(scratch),
+                             {8, &h_off}},
+                            groups, false)) {
+                return false;
+            }
+        }  // Pass p reads from `from` and writes to `to`; even passes read the user's memory.
         for (unsigned p = 0; p < passes; ++p) {
             const bool from_user = p % 2 == 0;
             const cl_mem kin = from_user ? user_keys : scratch;
@@ -2147,6 +2302,33 @@ OPENCLAW_INLINE bool radix_sort(const Call& call, const AlgorithmSpec& spec, con
             const cl_ulong vout_off = from_user ? scratch_voff : user_voff;
             const cl_uint shift = bits * p;
             const bool last = p + 1 == passes;
+            if (one_sweep) {
+                const cl_ulong h_off = hist_at / 4 + 16 * p;
+                const cl_ulong s_off = state_at / 4 + p * pass_state;
+                const cl_ulong a_off = agg_at / 4;
+                if (!run.launch(built.kernels[6].get(),
+                                {mem_arg(kin),
+                                 {8, &kin_off},
+                                 mem_arg(kout),
+                                 {8, &kout_off},
+                                 mem_arg(vin),
+                                 {8, &vin_off},
+                                 mem_arg(vout),
+                                 {8, &vout_off},
+                                 {4, &n_u},
+                                 {4, &shift},
+                                 flip,
+                                 mem_arg(scratch),
+                                 {8, &h_off},
+                                 mem_arg(scratch),
+                                 {8, &s_off},
+                                 mem_arg(scratch),
+                                 {8, &a_off}},
+                                tiles, last)) {
+                    return false;
+                }
+                continue;
+            }
             if (!run.launch(built.kernels[0].get(),
                             {mem_arg(kin),
                              {8, &kin_off},
