@@ -15,6 +15,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "support/catch.hpp"
@@ -241,19 +242,25 @@ void check_scans(AlgorithmPath path) {
         const auto in = upload(values);
         ReadWriteBuffer<T> out(env().context, n);
         std::vector<T> expected(n);
+        // The device's sums wrap; the host's reference wraps too (in unsigned arithmetic, where
+        // wrapping is defined).
+        const auto plus = [](T a, T b) {
+            using U = std::make_unsigned_t<T>;
+            return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+        };
 
         openclaw::inclusive_scan(queue, in, out, path);
-        std::inclusive_scan(values.begin(), values.end(), expected.begin());
+        std::inclusive_scan(values.begin(), values.end(), expected.begin(), plus);
         CHECK(first_difference(download(out), expected) == matches);
 
         openclaw::exclusive_scan(queue, in, out, T{5}, path);
-        std::exclusive_scan(values.begin(), values.end(), expected.begin(), T{5});
+        std::exclusive_scan(values.begin(), values.end(), expected.begin(), T{5}, plus);
         CHECK(first_difference(download(out), expected) == matches);
 
         // In place.
         auto inplace = upload(values);
         openclaw::inclusive_scan(queue, inplace, inplace, path);
-        std::inclusive_scan(values.begin(), values.end(), expected.begin());
+        std::inclusive_scan(values.begin(), values.end(), expected.begin(), plus);
         CHECK(first_difference(download(inplace), expected) == matches);
     }
 }
