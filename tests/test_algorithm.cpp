@@ -496,26 +496,34 @@ std::vector<K> keys_for_sort(std::size_t n, unsigned seed) {
     return keys;
 }
 
+/// Sorts n keys of type K (specials included) on `queue` by `path` and compares the bits with
+/// std::stable_sort's order; `download` reads a buffer after the queue's commands.
+template <class K, class Download>
+bool sort_matches(const openclaw::Queue& queue, std::size_t n, SortOrder order, AlgorithmPath path,
+                  const Download& download) {
+    const auto keys = keys_for_sort<K>(n, 9);
+    auto buffer = upload(keys);
+    openclaw::sort(queue, buffer, order, path);
+    auto expected = keys;
+    std::stable_sort(expected.begin(), expected.end(), [order](K a, K b) {
+        return order == SortOrder::ascending ? order_key(a) < order_key(b)
+                                             : order_key(b) < order_key(a);
+    });
+    const auto got = download(buffer);
+    bool same = got.size() == expected.size();
+    for (std::size_t i = 0; i < n && same; ++i) {
+        same = bits(got[i]) == bits(expected[i]);
+    }
+    return same;
+}
+
 template <class K>
 void check_sort(SortOrder order) {
-    const auto& queue = env().queue;
     for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{1000},
                                 std::size_t{4097}, std::size_t{100003}}) {
         CAPTURE(n, sizeof(K), static_cast<int>(order));
-        const auto keys = keys_for_sort<K>(n, 9);
-        auto buffer = upload(keys);
-        openclaw::sort(queue, buffer, order);
-        auto expected = keys;
-        std::stable_sort(expected.begin(), expected.end(), [order](K a, K b) {
-            return order == SortOrder::ascending ? order_key(a) < order_key(b)
-                                                 : order_key(b) < order_key(a);
-        });
-        const auto got = download(buffer);
-        bool same = got.size() == expected.size();
-        for (std::size_t i = 0; i < n && same; ++i) {
-            same = bits(got[i]) == bits(expected[i]);
-        }
-        CHECK(same);
+        CHECK(sort_matches<K>(env().queue, n, order, AlgorithmPath::automatic,
+                              [](const auto& buffer) { return download(buffer); }));
     }
 }
 
@@ -1141,20 +1149,7 @@ template <class K, class Download>
 void check_sort_on(const openclaw::Queue& queue, std::size_t n, const Download& download) {
     for (const SortOrder order : {SortOrder::ascending, SortOrder::descending}) {
         CAPTURE(sizeof(K), static_cast<int>(order));
-        const auto keys = keys_for_sort<K>(n, 24);
-        auto buffer = upload(keys);
-        openclaw::sort(queue, buffer, order, AlgorithmPath::single_pass);
-        auto expected = keys;
-        std::stable_sort(expected.begin(), expected.end(), [order](K a, K b) {
-            return order == SortOrder::ascending ? order_key(a) < order_key(b)
-                                                 : order_key(b) < order_key(a);
-        });
-        const auto got = download(buffer);
-        bool same = got.size() == expected.size();
-        for (std::size_t i = 0; i < n && same; ++i) {
-            same = bits(got[i]) == bits(expected[i]);
-        }
-        CHECK(same);
+        CHECK(sort_matches<K>(queue, n, order, AlgorithmPath::single_pass, download));
     }
 }
 
