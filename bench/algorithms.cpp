@@ -3,12 +3,16 @@
 // (default 2^22 and 2^26 elements; --sizes 16,20,24,28 for powers of two). Rounds alternate the
 // peers in a shuffled order; the table gives medians. Every result is checked against the host's.
 //   copy     clEnqueueCopyBuffer of n uints: GB/s of 2n * 4 bytes moved
+//   vadd     the float4 vector add c = a + b over n floats: GB/s of 3n * 4 bytes (the bandwidth a
+//            kernel of openclaw's reaches, the reduce's reference)
 //   reduce   float and int sums: GB/s of the n elements read (the value back on the host)
 //   scan     inclusive_scan of uint: GB/s of 2n * 4 bytes (read and written); openclaw on the
 //            portable path and on the single-pass one
 //   sort     uint keys, and uint keys with uint values: millions of keys per second
-// The host's peers run up to 2^24 elements.
-// Usage: bench_algorithms [--smoke] [--sizes 22,26] [--rounds N]
+// The host's peers run up to 2^24 elements. --stress N then runs N single-pass scans and N
+// single-pass sorts of 2^20 elements, each checked (a spin on another group's flag that never
+// ends shows as a run killed by its time limit).
+// Usage: bench_algorithms [--smoke] [--sizes 22,26] [--rounds N] [--stress N]
 #include <openclaw/algorithm.hpp>
 
 #include <bit>
@@ -90,6 +94,10 @@ int main(int argc, char** argv) try {
     std::printf("# Boost.Compute: not built (headers not found): its peer is left out\n");
 #endif
     std::printf("# %zu rounds, peers in a shuffled order each round; medians\n", rounds);
+    const openclaw::Program vadd_program =
+        openclaw::Program::build(context, bench::vector_add_source);
+    using In4 = openclaw::In<cl_float4>;
+    auto vadd = vadd_program.kernel<In4, In4, openclaw::Out<cl_float4>, cl_uint>("add_float4");
 
     for (const std::size_t n : sizes) {
         std::mt19937 rng(42);
@@ -116,6 +124,12 @@ int main(int argc, char** argv) try {
         openclaw::ReadWriteBuffer<cl_uint> sort_keys(context, n);
         openclaw::ReadWriteBuffer<cl_uint> sort_values(context, n);
         openclaw::ReadWriteBuffer<cl_uint> copy_out(context, n);
+        // The vector add's operands: the floats twice (two memory objects), viewed as float4.
+        const openclaw::ReadWriteBuffer<cl_float> float_twin(queue,
+                                                             std::span<const cl_float>(floats));
+        const auto vadd_a = openclaw::ReadOnlyBuffer<cl_float4>::retain(float_buffer.get());
+        const auto vadd_b = openclaw::ReadOnlyBuffer<cl_float4>::retain(float_twin.get());
+        openclaw::ReadWriteBuffer<cl_float4> vadd_c(context, n / 4);
 
         // The host's answers.
         double float_sum = 0;
@@ -155,6 +169,29 @@ int main(int argc, char** argv) try {
                              queue.finish();
                          },
                          [&] { check(read(copy_out) == keys, "copy"); },
+                         {}});
+        peers.push_back({"vector add float4",
+                         "openclaw kernel",
+                         3 * bytes,
+                         false,
+                         nullptr,
+                         [&] {
+                             const std::size_t items = n / 4;
+                             queue.enqueue(
+                                 vadd.set_args(vadd_a, vadd_b, vadd_c, static_cast<cl_uint>(items)),
+                                 openclaw::NDRange{(items + 255) / 256 * 256},
+                                 openclaw::NDRange{256});
+                             queue.finish();
+                         },
+                         [&] {
+                             std::vector<cl_float4> sum(n / 4);
+                             queue.read(vadd_c, sum);
+                             bool same = true;
+                             for (std::size_t i = 0; i < n && same; ++i) {
+                                 same = sum[i / 4].s[i % 4] == floats[i] + floats[i];
+                             }
+                             check(same, "vector add");
+                         },
                          {}});
         peers.push_back({"reduce float",
                          "openclaw",
@@ -417,6 +454,48 @@ int main(int argc, char** argv) try {
                         seconds * 1e3, rate_text.c_str(), vs_copy.c_str(), vs_boost.c_str());
             bench::csv("algorithms", peer.row, peer.name, n * 4,
                        peer.keys ? rate / 1e6 : rate / 1e9, peer.keys ? "Mkeys/s" : "GB/s");
+        }
+    }
+    if (const std::size_t stress = bench::option(argc, argv, "--stress", 0); stress > 0) {
+        const std::size_t n = std::size_t{1} << 20;
+        std::mt19937 rng(7);
+        std::vector<cl_uint> keys(n);
+        for (cl_uint& k : keys) {
+            k = static_cast<cl_uint>(rng());
+        }
+        std::vector<cl_uint> small(keys);
+        for (cl_uint& k : small) {
+            k %= 16;
+        }
+        std::vector<cl_uint> scanned(n);
+        std::inclusive_scan(small.begin(), small.end(), scanned.begin());
+        std::vector<cl_uint> sorted = keys;
+        std::sort(sorted.begin(), sorted.end());
+        const openclaw::ReadWriteBuffer<cl_uint> in(queue, std::span<const cl_uint>(small));
+        const openclaw::ReadWriteBuffer<cl_uint> pristine(queue, std::span<const cl_uint>(keys));
+        openclaw::ReadWriteBuffer<cl_uint> out(context, n);
+        std::vector<cl_uint> back(n);
+        std::size_t wrong = 0;
+        const double start = bench::now();
+        for (std::size_t i = 0; i < stress; ++i) {
+            openclaw::inclusive_scan(queue, in, out, openclaw::AlgorithmPath::single_pass);
+            queue.read(out, back);
+            wrong += back == scanned ? 0 : 1;
+        }
+        const double scans = bench::now() - start;
+        for (std::size_t i = 0; i < stress; ++i) {
+            queue.copy(pristine, out);
+            openclaw::sort(queue, out, openclaw::AlgorithmPath::single_pass);
+            queue.read(out, back);
+            wrong += back == sorted ? 0 : 1;
+        }
+        const double sorts = bench::now() - scans - start;
+        std::printf(
+            "\n# stress: %zu single-pass scans (%.2f s) and %zu single-pass sorts (%.2f s) "
+            "of 2^20 elements, each checked: %zu wrong\n",
+            stress, scans, stress, sorts, wrong);
+        if (wrong != 0) {
+            return 1;
         }
     }
     const openclaw::AlgorithmStats stats = openclaw::algorithm_stats(queue);
