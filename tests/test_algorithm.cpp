@@ -1194,18 +1194,22 @@ TEST_CASE("the GPU's tiled kernels give the same results where the device is a C
         }
         const auto map_buffer = upload(maps);
         ReadWriteBuffer<cl_uint2> composed(env().context, n);
-        openclaw::inclusive_scan(queue, map_buffer, composed, op<compose>{},
-                                 AlgorithmPath::portable);
-        cl_uint2 run = maps[0];
-        bool same = true;
-        const auto got = download(composed);
-        for (std::size_t i = 0; i < n && same; ++i) {
-            if (i > 0) {
-                run = {{maps[i].s[0] * run.s[0], maps[i].s[0] * run.s[1] + maps[i].s[1]}};
+        // A non-commutative operator on both paths: any tile or look-back folded out of order
+        // shows.
+        for (const AlgorithmPath path : {AlgorithmPath::portable, AlgorithmPath::single_pass}) {
+            CAPTURE(static_cast<int>(path));
+            openclaw::inclusive_scan(queue, map_buffer, composed, op<compose>{}, path);
+            cl_uint2 run = maps[0];
+            bool same = true;
+            const auto got = download(composed);
+            for (std::size_t i = 0; i < n && same; ++i) {
+                if (i > 0) {
+                    run = {{maps[i].s[0] * run.s[0], maps[i].s[0] * run.s[1] + maps[i].s[1]}};
+                }
+                same = got[i].s[0] == run.s[0] && got[i].s[1] == run.s[1];
             }
-            same = got[i].s[0] == run.s[0] && got[i].s[1] == run.s[1];
+            CHECK(same);
         }
-        CHECK(same);
         const std::size_t count =
             openclaw::copy_if(queue, in, out, op<"int odd(uint x) { return x & 1u; }">{});
         std::vector<cl_uint> odd;

@@ -251,37 +251,61 @@ OC_KERNEL void oc_extremum_final(__global const T* in_vals, ulong v_off,
 
 // Scans. A tile is OC_TILE consecutive elements, loaded into local memory with consecutive
 // work-items reading consecutive elements, then scanned blocked: work-item t owns elements
-// [t * ITEMS, t * ITEMS + ITEMS) of the tile, in order, so the operator need not commute.
+// [t * ITEMS, t * ITEMS + ITEMS) of the tile, in order, so the operator need not commute. Element
+// i of a tile sits at OC_AT(i), one slot of padding after every 32: the blocked reads of a warp
+// (stride ITEMS) then fall in distinct banks instead of ITEMS-way conflicts.
 constexpr std::string_view scan = R"CLC(
+#define OC_AT(i) ((i) + ((i) >> 5))
+#define OC_TILE_MEM (OC_TILE + OC_TILE / 32 + 1)
+#define OC_WINDOW (WG < 32 ? WG : 32)
 inline void oc_load_tile(__global const T* in, uint count, __local T* tile) {
     for (uint k = get_local_id(0); k < count; k += WG) {
-        tile[k] = in[k];
+        tile[OC_AT(k)] = in[k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 inline void oc_store_tile(__global T* out, uint count, __local const T* tile) {
     for (uint k = get_local_id(0); k < count; k += WG) {
-        out[k] = tile[k];
+        out[k] = tile[OC_AT(k)];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
-// The ordered reduction of tile[0, count) (count > 0); sums holds WG entries.
+// The work-items' inclusive scan of sums[0, live) (sums holds 2 * WG entries: two halves read
+// and written in turn, one barrier a step); returns the half that holds the result.
+inline __local T* oc_scan_sums(__local T* sums, uint live) {
+    const uint lid = get_local_id(0);
+    __local T* from = sums;
+    __local T* to = sums + WG;
+    for (uint s = 1; s < live; s <<= 1) {
+        if (lid < live) {
+            to[lid] = lid >= s ? OP(from[lid - s], from[lid]) : from[lid];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        __local T* swap = from;
+        from = to;
+        to = swap;
+    }
+    return from;
+}
+
+// The ordered reduction of tile[0, count) (count > 0); sums holds 2 * WG entries.
 inline T oc_reduce_tile(__local const T* tile, __local T* sums, uint count) {
     const uint lid = get_local_id(0);
     const uint first = lid * ITEMS;
     const uint live = (count + ITEMS - 1) / ITEMS;
     if (first < count) {
         const uint last = oc_min(first + ITEMS, count);
-        T run = tile[first];
+        T run = tile[OC_AT(first)];
         for (uint k = first + 1; k < last; ++k) {
-            run = OP(run, tile[k]);
+            run = OP(run, tile[OC_AT(k)]);
         }
         sums[lid] = run;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1; s < WG; s <<= 1) {
+    // A tree in the work-items' order: pairs (2k, 2k + 1), then (4k, 4k + 2), ...
+    for (uint s = 1; s < live; s <<= 1) {
         if ((lid & (2 * s - 1)) == 0 && lid + s < live) {
             sums[lid] = OP(sums[lid], sums[lid + s]);
         }
@@ -294,53 +318,77 @@ inline T oc_reduce_tile(__local const T* tile, __local T* sums, uint count) {
 
 // Scans tile[0, count) in place (count > 0) after `carry` (when has_carry): inclusive, or
 // exclusive (then has_carry is set: an exclusive scan always starts from its init). Returns the
-// carry for the next tile.
+// carry for the next tile. A work-item's ITEMS elements are read once and written once.
 inline T oc_scan_tile(__local T* tile, __local T* sums, uint count, uint has_carry, T carry,
                       uint exclusive) {
     const uint lid = get_local_id(0);
     const uint first = lid * ITEMS;
     const uint live = (count + ITEMS - 1) / ITEMS;
-    const uint last = first < count ? oc_min(first + ITEMS, count) : first;
-    if (first < count) {
-        T run = tile[first];
-        for (uint k = first + 1; k < last; ++k) {
-            run = OP(run, tile[k]);
-            tile[k] = run;
+    const uint mine = first < count ? oc_min(ITEMS, count - first) : 0;
+#if !defined(OC_SERIAL)
+    T v[ITEMS];
+    if (mine == ITEMS) {
+        for (uint k = 0; k < ITEMS; ++k) {
+            v[k] = tile[OC_AT(first + k)];
+        }
+    } else {
+        for (uint k = 0; k < mine; ++k) {
+            v[k] = tile[OC_AT(first + k)];
+        }
+    }
+    if (mine > 0) {
+        T run = v[0];
+        for (uint k = 1; k < mine; ++k) {
+            run = OP(run, v[k]);
         }
         sums[lid] = run;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1; s < WG; s <<= 1) {
-        const uint take = lid >= s && lid < live;
-        T v = sums[lid];
-        if (take) {
-            v = OP(sums[lid - s], v);
+#else
+    if (mine > 0) {
+        T run = tile[OC_AT(first)];
+        for (uint k = 1; k < mine; ++k) {
+            run = OP(run, tile[OC_AT(first + k)]);
         }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (take) {
-            sums[lid] = v;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] = run;
     }
-    if (first < count) {
+#endif
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local T* scanned = oc_scan_sums(sums, live);
+    if (mine > 0) {
         uint has = has_carry;
         T pre = carry;
         if (lid > 0) {
-            pre = has ? OP(pre, sums[lid - 1]) : sums[lid - 1];
+            pre = has ? OP(pre, scanned[lid - 1]) : scanned[lid - 1];
             has = 1;
         }
-        if (exclusive) {
-            for (uint k = last - 1; k > first; --k) {
-                tile[k] = OP(pre, tile[k - 1]);
-            }
-            tile[first] = pre;
-        } else if (has) {
-            for (uint k = first; k < last; ++k) {
-                tile[k] = OP(pre, tile[k]);
+#if !defined(OC_SERIAL)
+        // Exclusive: element k takes pre op v[0] op ... op v[k - 1]; inclusive: up to v[k].
+        T run = pre;
+        for (uint k = 0; k < mine; ++k) {
+            const T x = v[k];
+            if (exclusive) {
+                tile[OC_AT(first + k)] = run;
+                run = OP(run, x);
+            } else {
+                run = has || k > 0 ? OP(run, x) : x;
+                tile[OC_AT(first + k)] = run;
             }
         }
+#else
+        T run = pre;
+        for (uint k = first; k < first + mine; ++k) {
+            const T x = tile[OC_AT(k)];
+            if (exclusive) {
+                tile[OC_AT(k)] = run;
+                run = OP(run, x);
+            } else {
+                run = has || k > first ? OP(run, x) : x;
+                tile[OC_AT(k)] = run;
+            }
+        }
+#endif
     }
-    const T total = has_carry ? OP(carry, sums[live - 1]) : sums[live - 1];
+    const T total = has_carry ? OP(carry, scanned[live - 1]) : scanned[live - 1];
     barrier(CLK_LOCAL_MEM_FENCE);
     return total;
 }
@@ -348,8 +396,8 @@ inline T oc_scan_tile(__local T* tile, __local T* sums, uint count, uint has_car
 // Pass 1 of the portable scan: the ordered total of each group's tiles.
 OC_KERNEL void oc_scan_up(__global const T* in, ulong in_off, uint n, uint tiles_per_group,
                           __global T* partial, ulong p_off) {
-    __local T tile[OC_TILE];
-    __local T sums[WG];
+    __local T tile[OC_TILE_MEM];
+    __local T sums[2 * WG];
     in += in_off;
     const uint tiles = (n + OC_TILE - 1) / OC_TILE;
     const uint t0 = get_group_id(0) * tiles_per_group;
@@ -381,13 +429,13 @@ OC_KERNEL void oc_scan_up(__global const T* in, ulong in_off, uint n, uint tiles
 // Pass 2: one work-group scans the groups' totals: partial[g] becomes the total of groups
 // [0, g) for g >= 1, and partial[groups] the total of all (groups <= OC_TILE).
 OC_KERNEL void oc_scan_spine(__global T* partial, ulong p_off, uint groups) {
-    __local T tile[OC_TILE];
-    __local T sums[WG];
+    __local T tile[OC_TILE_MEM];
+    __local T sums[2 * WG];
     partial += p_off;
     oc_load_tile(partial, groups, tile);
     oc_scan_tile(tile, sums, groups, 0, tile[0], 0);
     for (uint k = get_local_id(0); k < groups; k += WG) {
-        partial[k + 1] = tile[k];
+        partial[k + 1] = tile[OC_AT(k)];
     }
 }
 
@@ -395,8 +443,8 @@ OC_KERNEL void oc_scan_spine(__global T* partial, ulong p_off, uint groups) {
 OC_KERNEL void oc_scan_down(__global const T* in, ulong in_off, __global T* out, ulong out_off,
                             uint n, uint tiles_per_group, __global const T* partial, ulong p_off,
                             uint exclusive, uint use_init, T init) {
-    __local T tile[OC_TILE];
-    __local T sums[WG];
+    __local T tile[OC_TILE_MEM];
+    __local T sums[2 * WG];
     in += in_off;
     out += out_off;
     const uint g = get_group_id(0);
@@ -454,10 +502,13 @@ OC_KERNEL void oc_scan_single(__global const T* in, ulong in_off, __global T* ou
                               uint n, __global volatile uint* state, ulong s_off,
                               __global T* aggregates, ulong a_off, __global T* inclusives,
                               ulong i_off, uint exclusive, uint use_init, T init) {
-    __local T tile[OC_TILE];
-    __local T sums[WG];
+    __local T tile[OC_TILE_MEM];
+    __local T sums[2 * WG];
     __local uint tile_id;
     __local T prefix;
+    __local uint window[OC_WINDOW];
+    __local uint looking;
+    __local uint window_end;
     const uint lid = get_local_id(0);
     state += s_off;
     aggregates += a_off;
@@ -471,45 +522,71 @@ OC_KERNEL void oc_scan_single(__global const T* in, ulong in_off, __global T* ou
     const uint count = oc_min(OC_TILE, n - base);
     oc_load_tile(in + in_off + base, count, tile);
     const T aggregate = oc_reduce_tile(tile, sums, count);
+    // Publish: tile 0 its inclusive prefix (flag 2), every other tile its aggregate (flag 1).
     if (lid == 0) {
-        T before = init;  // every value is defined: read only where `has` says so
-        uint has = 0;
         if (t == 0) {
-            if (use_init) {
-                before = init;
-                has = 1;
-                inclusives[0] = OP(init, aggregate);
-            } else {
-                inclusives[0] = aggregate;
-            }
+            inclusives[0] = use_init ? OP(init, aggregate) : aggregate;
             write_mem_fence(CLK_GLOBAL_MEM_FENCE);
             atomic_xchg(&state[1], 2u);
+            prefix = init;
         } else {
             aggregates[t] = aggregate;
             write_mem_fence(CLK_GLOBAL_MEM_FENCE);
             atomic_xchg(&state[1 + t], 1u);
-            uint j = t;
-            while (j > 0) {
-                --j;
-                uint flag;
-                do {
-                    flag = atomic_or(&state[1 + j], 0u);
-                } while (flag == 0);
-                read_mem_fence(CLK_GLOBAL_MEM_FENCE);
-                const T v = flag == 2 ? ((volatile __global T*)inclusives)[j]
-                                      : ((volatile __global T*)aggregates)[j];
-                before = has ? OP(v, before) : v;
-                has = 1;
-                if (flag == 2) {
-                    break;
-                }
-            }
-            inclusives[t] = OP(before, aggregate);
-            write_mem_fence(CLK_GLOBAL_MEM_FENCE);
-            atomic_xchg(&state[1 + t], 2u);
         }
-        if (has) {
-            prefix = before;
+    }
+    // Look back, OC_WINDOW predecessors at a time: work-item k reads the flag (and value) of tile
+    // end - 1 - k; work-item 0 folds them nearest first until a flag 2 (an inclusive prefix), or
+    // stops at a flag 0 (not yet published) and the window starts again from there.
+    if (t > 0) {
+        T before = init;  // read only once `has` is set
+        uint has = 0;
+        uint end = t;
+        for (;;) {
+            if (lid < OC_WINDOW) {
+                uint flag = 0;
+                if (lid < end) {
+                    const uint j = end - 1 - lid;
+                    flag = atomic_or(&state[1 + j], 0u);
+                    read_mem_fence(CLK_GLOBAL_MEM_FENCE);
+                    if (flag != 0) {
+                        sums[lid] = flag == 2 ? ((volatile __global T*)inclusives)[j]
+                                              : ((volatile __global T*)aggregates)[j];
+                    }
+                }
+                window[lid] = flag;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid == 0) {
+                uint k = 0;
+                uint done = 0;
+                for (; k < OC_WINDOW; ++k) {
+                    const uint flag = window[k];
+                    if (flag == 0) {
+                        break;
+                    }
+                    before = has ? OP(sums[k], before) : sums[k];
+                    has = 1;
+                    if (flag == 2) {
+                        done = 1;
+                        break;
+                    }
+                }
+                end -= done ? 0 : k;
+                looking = !done;
+                if (done) {
+                    inclusives[t] = OP(before, aggregate);
+                    write_mem_fence(CLK_GLOBAL_MEM_FENCE);
+                    atomic_xchg(&state[1 + t], 2u);
+                    prefix = before;
+                }
+                window_end = end;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (!looking) {
+                break;
+            }
+            end = window_end;
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -1258,8 +1335,14 @@ std::string source_for(const Engine& engine, const AlgorithmSpec& spec, Built& b
     const std::size_t tile_element = std::max(spec.acc_size, spec.in_size);
     // A serial program's tile is one work-item's block: at least max_groups_spine elements, so
     // that the spine scans the groups' totals in one tile.
-    const unsigned most_items = serial ? 1024 : 8;
-    built.items = clamp_items(budget, wg * std::max<std::size_t>(tile_element, 1), most_items);
+    // A GPU's scan tile: up to 16 elements per work-item (fewer barriers per element), within the
+    // budget less the tile's padding (1 in 32) and the work-items' sums (2 * WG).
+    const bool scans = spec.family == Family::scan || spec.family == Family::scan_by_key;
+    const unsigned most_items = serial ? 1024 : scans ? 16 : 8;
+    const std::size_t element = std::max<std::size_t>(tile_element, 1);
+    const cl_ulong sums_bytes = 2 * wg * element + 64;
+    const cl_ulong tile_budget = budget * 31 / 32 > sums_bytes ? budget * 31 / 32 - sums_bytes : 0;
+    built.items = clamp_items(tile_budget, wg * element, most_items);
     if (spec.family == Family::copy_if) {
         // Flags (uint) and their scan take the tile: ITEMS * WG + 1 of them.
         built.items = clamp_items(budget, wg * 4, most_items);
