@@ -259,7 +259,24 @@ constexpr std::string_view scan = R"CLC(
 #define OC_TILE_MEM (OC_TILE + OC_TILE / 32 + 1)
 #define OC_WINDOW (WG < 32 ? WG : 32)
 inline void oc_load_tile(__global const T* in, uint count, __local T* tile) {
-    for (uint k = get_local_id(0); k < count; k += WG) {
+    const uint lid = get_local_id(0);
+#if !defined(OC_SERIAL)
+    if (count == OC_TILE) {
+        // A full tile: every load issued before the first store to local memory, so that a
+        // work-item has ITEMS loads in flight rather than one (H100, 2^28 uint: a loop of
+        // load-then-store held both scan paths near 0.42x the copy rate).
+        T r[ITEMS];
+        for (uint j = 0; j < ITEMS; ++j) {
+            r[j] = in[lid + j * WG];
+        }
+        for (uint j = 0; j < ITEMS; ++j) {
+            tile[OC_AT(lid + j * WG)] = r[j];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        return;
+    }
+#endif
+    for (uint k = lid; k < count; k += WG) {
         tile[OC_AT(k)] = in[k];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -945,8 +962,18 @@ OC_KERNEL void oc_radix_count(__global const K* keys, ulong k_off, uint n, uint 
     const uint base = t * OC_RTILE;
     const uint count = oc_min(OC_RTILE, n - base);
     ulong packed = 0;
-    for (uint k = lid; k < count; k += WG) {
-        packed += 1ul << (OC_DIGIT(keys[base + k]) * 4);
+    if (count == OC_RTILE) {
+        K rk[RITEMS];  // all the loads in flight at once
+        for (uint j = 0; j < RITEMS; ++j) {
+            rk[j] = keys[base + lid + j * WG];
+        }
+        for (uint j = 0; j < RITEMS; ++j) {
+            packed += 1ul << (OC_DIGIT(rk[j]) * 4);
+        }
+    } else {
+        for (uint k = lid; k < count; k += WG) {
+            packed += 1ul << (OC_DIGIT(keys[base + k]) * 4);
+        }
     }
     for (uint d = 0; d < 16; ++d) {
         lc[d * WG + lid] = (uint)(packed >> (d * 4)) & 15u;
@@ -978,11 +1005,31 @@ inline void oc_radix_rank(__global const K* kin, __global const V* vin, uint bas
                           uint shift, K flip, __local K* ktile, __local V* vtile, __local uint* lc,
                           __local uint* sums, __local uint* dstart) {
     const uint lid = get_local_id(0);
-    for (uint k = lid; k < count; k += WG) {
-        ktile[k] = kin[base + k];
+    if (count == OC_RTILE) {
+        // A full tile: all its loads in flight before the stores to local memory.
+        K rk[RITEMS];
+        for (uint j = 0; j < RITEMS; ++j) {
+            rk[j] = kin[base + lid + j * WG];
+        }
 #if HAS_VALUES
-        vtile[k] = vin[base + k];
+        V rv[RITEMS];
+        for (uint j = 0; j < RITEMS; ++j) {
+            rv[j] = vin[base + lid + j * WG];
+        }
 #endif
+        for (uint j = 0; j < RITEMS; ++j) {
+            ktile[lid + j * WG] = rk[j];
+#if HAS_VALUES
+            vtile[lid + j * WG] = rv[j];
+#endif
+        }
+    } else {
+        for (uint k = lid; k < count; k += WG) {
+            ktile[k] = kin[base + k];
+#if HAS_VALUES
+            vtile[k] = vin[base + k];
+#endif
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     K my[RITEMS];
