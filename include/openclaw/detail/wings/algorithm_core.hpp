@@ -21,7 +21,7 @@ OPENCLAW_BEGIN_NAMESPACE
 /// 1.2 device) or the single-pass one (decoupled look-back), which needs work-groups to make
 /// progress while another one waits for them.
 enum class AlgorithmPath : unsigned char {
-    automatic,    ///< single-pass where forward progress is known (NVIDIA GPUs), else portable
+    automatic,    ///< the library's choice: portable (single-pass measured slower where it is safe)
     portable,     ///< reduce-then-scan: a few passes over the data, no waiting between work-groups
     single_pass,  ///< decoupled look-back: one pass; forced here, on any device
 };
