@@ -1230,6 +1230,12 @@ namespace {
 constexpr std::size_t max_count = 0xFFE00000u;
 constexpr std::size_t max_groups_spine = 1024;  // groups of a multi-pass scan: one spine tile
 
+/// The most groups a multi-pass scan with tiles of `tile` elements may take: the spine scans
+/// their totals in one tile (a device with little local memory gets tiles under 1024).
+std::size_t spine_groups(std::size_t tile) {
+    return std::min(max_groups_spine, tile);
+}
+
 /// What the engine reads of its device once.
 struct DeviceTraits {
     bool gpu = false;
@@ -2023,7 +2029,7 @@ bool portable_scan(Engine& engine, Sequence& run, cl_kernel up, cl_kernel spine,
                    std::size_t partial_at, cl_uint exclusive, const Bytes* init, bool last) {
     const std::size_t tile = wg * items;
     const std::size_t tiles = div_up(count, tile);
-    const auto [groups, tiles_per_group] = split(engine, tiles, 1, max_groups_spine);
+    const auto [groups, tiles_per_group] = split(engine, tiles, 1, spine_groups(tile));
     const cl_mem scratch = engine.active;
     const cl_ulong p_off = as_ulong(partial_at / t_size);
     const cl_uint n = as_uint(count);
@@ -2077,7 +2083,8 @@ ScanScratch plan_scan(const Engine& engine, const Built& built, AlgorithmPath pa
     const std::size_t tiles = div_up(count, built.wg * built.items);
     at.single = single_pass_for(engine, path);
     if (!at.single) {
-        const std::size_t groups = split(engine, tiles, 1, max_groups_spine).first;
+        const std::size_t groups =
+            split(engine, tiles, 1, spine_groups(built.wg * built.items)).first;
         at.partial_at = plan.take((groups + 1) * t_size);
     } else {
         at.state_at = plan.take((tiles + 1) * 4);
@@ -2367,7 +2374,8 @@ OPENCLAW_INLINE bool radix_sort(const Call& call, const AlgorithmSpec& spec, con
                          : div_up(n, wg * built.items);
         const std::size_t digit_counts = (std::size_t{1} << bits) * tiles;
         const std::size_t count_tiles = div_up(digit_counts, wg * built.sitems);
-        const std::size_t count_groups = split(engine, count_tiles, 1, max_groups_spine).first;
+        const std::size_t count_groups =
+            split(engine, count_tiles, 1, spine_groups(wg * built.sitems)).first;
         ScratchPlan plan;
         const std::size_t keys_at = plan.take(n * key_bytes);
         const std::size_t values_at = spec.values ? plan.take(n * value_bytes) : 0;
