@@ -282,6 +282,42 @@ inline void oc_load_tile(__global const T* in, uint count, __local T* tile) {
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+#if !defined(OC_SERIAL)
+// A group's tiles in turn, the next one's loads in flight while this one is scanned: `oc_fetch`
+// loads a full tile into the work-items' registers, `oc_put` stores them to local memory.
+inline void oc_fetch(__global const T* in, T* r) {
+    const uint lid = get_local_id(0);
+    for (uint j = 0; j < ITEMS; ++j) {
+        r[j] = in[lid + j * WG];
+    }
+}
+
+inline void oc_put(const T* r, __local T* tile) {
+    const uint lid = get_local_id(0);
+    for (uint j = 0; j < ITEMS; ++j) {
+        tile[OC_AT(lid + j * WG)] = r[j];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Tile t of [t0, t1) into local memory: from the registers if they hold it (`have`), else
+// loaded; then the next tile's loads are issued when it is full. Returns whether they were.
+inline uint oc_next_tile(__global const T* in, uint n, uint t, uint t1, uint have, T* r,
+                         __local T* tile) {
+    const uint base = t * OC_TILE;
+    if (have) {
+        oc_put(r, tile);
+    } else {
+        oc_load_tile(in + base, oc_min(OC_TILE, n - base), tile);
+    }
+    if (t + 1 < t1 && n - base - OC_TILE >= OC_TILE) {
+        oc_fetch(in + base + OC_TILE, r);
+        return 1;
+    }
+    return 0;
+}
+#endif
+
 inline void oc_store_tile(__global T* out, uint count, __local const T* tile) {
     for (uint k = get_local_id(0); k < count; k += WG) {
         out[k] = tile[OC_AT(k)];
@@ -431,10 +467,18 @@ OC_KERNEL void oc_scan_up(__global const T* in, ulong in_off, uint n, uint tiles
         return;
     }
 #endif
+#if !defined(OC_SERIAL)
+    T r[ITEMS];
+    uint have = 0;
+#endif
     for (uint t = t0; t < t1; ++t) {
         const uint base = t * OC_TILE;
         const uint count = oc_min(OC_TILE, n - base);
+#if !defined(OC_SERIAL)
+        have = oc_next_tile(in, n, t, t1, have, r, tile);
+#else
         oc_load_tile(in + base, count, tile);
+#endif
         const T total = oc_reduce_tile(tile, sums, count);
         carry = t == t0 ? total : OP(carry, total);
     }
@@ -500,10 +544,18 @@ OC_KERNEL void oc_scan_down(__global const T* in, ulong in_off, __global T* out,
         return;
     }
 #endif
+#if !defined(OC_SERIAL)
+    T r[ITEMS];
+    uint have = 0;
+#endif
     for (uint t = t0; t < t1; ++t) {
         const uint base = t * OC_TILE;
         const uint count = oc_min(OC_TILE, n - base);
+#if !defined(OC_SERIAL)
+        have = oc_next_tile(in, n, t, t1, have, r, tile);
+#else
         oc_load_tile(in + base, count, tile);
+#endif
         carry = oc_scan_tile(tile, sums, count, has_carry, carry, exclusive);
         has_carry = 1;
         oc_store_tile(out + base, count, tile);
