@@ -258,32 +258,8 @@ constexpr std::string_view scan = R"CLC(
 #define OC_AT(i) ((i) + ((i) >> 5))
 #define OC_TILE_MEM (OC_TILE + OC_TILE / 32 + 1)
 #define OC_WINDOW (WG < 32 ? WG : 32)
-inline void oc_load_tile(__global const T* in, uint count, __local T* tile) {
-    const uint lid = get_local_id(0);
 #if !defined(OC_SERIAL)
-    if (count == OC_TILE) {
-        // A full tile: every load issued before the first store to local memory, so that a
-        // work-item has ITEMS loads in flight rather than one (H100, 2^28 uint: a loop of
-        // load-then-store held both scan paths near 0.42x the copy rate).
-        T r[ITEMS];
-        for (uint j = 0; j < ITEMS; ++j) {
-            r[j] = in[lid + j * WG];
-        }
-        for (uint j = 0; j < ITEMS; ++j) {
-            tile[OC_AT(lid + j * WG)] = r[j];
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-        return;
-    }
-#endif
-    for (uint k = lid; k < count; k += WG) {
-        tile[OC_AT(k)] = in[k];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-}
-
-#if !defined(OC_SERIAL)
-// A group's tiles in turn, the next one's loads in flight while this one is scanned: `oc_fetch`
+// A full tile through the work-items' registers (all its loads in flight at once): `oc_fetch`
 // loads a full tile into the work-items' registers, `oc_put` stores them to local memory.
 inline void oc_fetch(__global const T* in, T* r) {
     const uint lid = get_local_id(0);
@@ -300,6 +276,28 @@ inline void oc_put(const T* r, __local T* tile) {
     barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+#endif
+
+inline void oc_load_tile(__global const T* in, uint count, __local T* tile) {
+    const uint lid = get_local_id(0);
+#if !defined(OC_SERIAL)
+    if (count == OC_TILE) {
+        // A full tile: every load issued before the first store to local memory, so that a
+        // work-item has ITEMS loads in flight rather than one (H100, 2^28 uint: a loop of
+        // load-then-store held both scan paths near 0.42x the copy rate).
+        T r[ITEMS];
+        oc_fetch(in, r);
+        oc_put(r, tile);
+        return;
+    }
+#endif
+    for (uint k = lid; k < count; k += WG) {
+        tile[OC_AT(k)] = in[k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+#if !defined(OC_SERIAL)
 // Tile t of [t0, t1) into local memory: from the registers if they hold it (`have`), else
 // loaded; then the next tile's loads are issued when it is full. Returns whether they were.
 inline uint oc_next_tile(__global const T* in, uint n, uint t, uint t1, uint have, T* r,
