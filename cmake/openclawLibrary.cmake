@@ -1,18 +1,26 @@
 # SPDX-License-Identifier: Apache-2.0
-# openclaw's two build modes as CMake targets (docs/guide.md, "Build modes"):
+# openclaw's build modes as CMake targets (docs/guide.md, "Build modes"):
 #
 #   target_link_libraries(app PRIVATE openclaw::openclaw)     # the compiled library (default)
+#   target_link_libraries(app PRIVATE openclaw::static)       # the static library, by name
+#   target_link_libraries(app PRIVATE openclaw::shared)       # the shared library, by name
 #   target_link_libraries(app PRIVATE openclaw::header_only)  # every body in the app's own units
 #
-# openclaw::openclaw is a static library built in the consumer's build, from the sources in src/
-# (installed under share/openclaw/src), the first time something links it. Each source includes
-# <openclaw/impl/...ipp>, where every non-template body of the headers is written once. It defines
-# OPENCLAW_SEPARATE_COMPILATION for itself and for everything that links it, so users' units only
-# declare those functions. openclaw::header_only (an INTERFACE target) defines nothing: each
-# header then includes its bodies at its end.
+# The project builds the library once, from the sources in src/: one set of position-independent
+# objects, archived as libopenclaw.a and linked as libopenclaw.so.<major>.<minor> (the SONAME: a
+# 0.x minor release may change the ABI). Each source includes <openclaw/impl/...ipp>, where every
+# non-template body of the headers is written once. Both libraries define
+# OPENCLAW_SEPARATE_COMPILATION for everything that links them, so users' units only declare
+# those functions. openclaw::header_only (an INTERFACE target) defines nothing: each header then
+# includes its bodies at its end.
+#
+# In openclaw's own tree (and under add_subdirectory or FetchContent) openclaw::openclaw is the
+# static library; an installed package (openclawConfig.cmake) makes it the shared one. A consumer
+# of the installed package compiles none of openclaw's sources.
 #
 # A program that configures openclaw differently (CL_TARGET_OPENCL_VERSION, -fno-exceptions)
-# makes a library of its own with the same settings:
+# makes a static library of its own, with the same settings, from the sources (installed under
+# share/openclaw/src):
 #
 #   openclaw_add_compiled_library(<name> [DEFINITIONS <definition>...] [OPTIONS <option>...])
 #
@@ -43,8 +51,3 @@ function(openclaw_add_compiled_library name)
   # Linkable into shared libraries too.
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
-
-if(NOT TARGET openclaw::openclaw)
-  openclaw_add_compiled_library(openclaw_library)
-  add_library(openclaw::openclaw ALIAS openclaw_library)
-endif()

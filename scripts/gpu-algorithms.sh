@@ -23,6 +23,7 @@ stage "machine"
 { nvidia-smi -L; g++ --version | head -1; clinfo -l; } > "$out/machine.txt" 2>&1
 stage "build"
 cmake -S . -B build/gpu-algorithms -DCMAKE_BUILD_TYPE=Release -DOPENCLAW_BUILD_BENCHMARKS=ON \
+  -DOPENCLAW_BUILD_TESTS=ON -DOPENCLAW_BUILD_EXAMPLES=ON \
   > "$out/configure.log" 2>&1
 timeout 300 cmake --build build/gpu-algorithms -j "$(nproc)" \
   --target bench_algorithms algorithms $([ "${TESTS:-1}" = 0 ] || echo test_algorithm) > "$out/build.log" 2>&1 ||

@@ -17,4 +17,5 @@
 #include <openclaw/impl/pinned.ipp>
 #include <openclaw/impl/platform.ipp>
 #include <openclaw/impl/queue.ipp>
+#include <openclaw/impl/select.ipp>
 #include <openclaw/impl/wait_list.ipp>

@@ -2,9 +2,11 @@
 #pragma once
 // Everything public in openclaw: the main header and every side wing (images, SVM, pinned memory,
 // profiling times, coroutines, kernel signatures from source, splitting ranges across devices,
-// command graphs, pools, external memory, algorithms). One side header is left out on purpose:
-// <openclaw/cache.hpp>, the on-disk binary cache, switches Program::build to consult the cache in
-// the whole program, so a program that wants the cache includes it in one unit.
+// command graphs, pools, external memory, algorithms). One side header is left out:
+// <openclaw/cache.hpp>, the on-disk binary cache's type (BinaryCache): its <filesystem> and
+// SHA-256 code cost a unit more than the rest of this header's wings, and only a program that
+// names BinaryCache needs it (the environment turns the cache on without it wherever the compiled
+// library is linked).
 
 #include <openclaw/algorithm.hpp>
 #include <openclaw/async.hpp>

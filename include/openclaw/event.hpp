@@ -24,11 +24,21 @@ OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
 
-/// True once T is a complete type in this unit (what the profiling members ask of Profile).
-template <class T, class = void>
-inline constexpr bool is_complete = false;
-template <class T>
-inline constexpr bool is_complete<T, std::void_t<decltype(sizeof(T))>> = true;
+/// What Event::profile() and Event::duration() make of a command's timestamps.
+/// <openclaw/profile.hpp> specializes it for Profile; this primary template, the only one a unit
+/// without that header sees, stops the build with the header to include (a unit either has the
+/// specialization or does not compile the call: no two units can read it differently).
+template <class P>
+struct ProfileReader {
+    static_assert(dependent_false<P>,
+                  "event.profile(), event.duration(): profiling times are std::chrono "
+                  "durations, declared in <openclaw/profile.hpp>: include it (or "
+                  "<openclaw/all.hpp>)");
+    template <class E>
+    static void read(const E&, OnError) {}
+    template <class E>
+    static void duration(const E&, OnError) {}
+};
 
 /// A time on std::chrono::steady_clock in nanoseconds since its epoch (the service thread's
 /// deadlines, kept as integers so that this header does without <chrono>).
@@ -146,32 +156,13 @@ class [[nodiscard]] Event {
     /// first).
     template <class P = Profile>
     auto profile(OnError on_error = {}) const {
-        if constexpr (detail::is_complete<P>) {
-            using Duration = decltype(P::queued);
-            return P{Duration(profiling(CL_PROFILING_COMMAND_QUEUED, on_error)),
-                     Duration(profiling(CL_PROFILING_COMMAND_SUBMIT, on_error)),
-                     Duration(profiling(CL_PROFILING_COMMAND_START, on_error)),
-                     Duration(profiling(CL_PROFILING_COMMAND_END, on_error))};
-        } else {
-            static_assert(detail::dependent_false<P>,
-                          "event.profile(), event.duration(): profiling times are std::chrono "
-                          "durations, declared in <openclaw/profile.hpp>: include it (or "
-                          "<openclaw/all.hpp>)");
-        }
+        return detail::ProfileReader<P>::read(*this, on_error);
     }
     /// How long the command ran on the device, as std::chrono::nanoseconds (profile().duration();
     /// include <openclaw/profile.hpp>).
     template <class P = Profile>
     auto duration(OnError on_error = {}) const {
-        if constexpr (detail::is_complete<P>) {
-            using Duration = decltype(P::queued);
-            using Rep = typename Duration::rep;
-            // As Profile::duration(): a signed difference of the two timestamps.
-            return Duration(static_cast<Rep>(profiling(CL_PROFILING_COMMAND_END, on_error))) -
-                   Duration(static_cast<Rep>(profiling(CL_PROFILING_COMMAND_START, on_error)));
-        } else {
-            return profile<P>(on_error);  // says which header to include
-        }
+        return detail::ProfileReader<P>::duration(*this, on_error);
     }
 
     /// Calls `callback` (with the command's final status, a cl_int, if it takes one) once the
@@ -225,6 +216,8 @@ class [[nodiscard]] Event {
     bool check_wait(cl_int code, OnError on_error) const;
     // One timestamp in nanoseconds (0 after a failure).
     cl_ulong profiling(cl_profiling_info param, OnError on_error) const;
+    template <class P>
+    friend struct detail::ProfileReader;
 
     detail::Handle<cl_event> handle_;
 };

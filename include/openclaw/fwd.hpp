@@ -21,7 +21,16 @@ class Context;
 class Queue;
 class Event;
 class UserEvent;
-struct Profile;
+/// A profiled command's timestamps (defined in <openclaw/profile.hpp>). A template's explicit
+/// specialization there, so that a unit naming Profile without that header gets, as its first
+/// error, the header to include (an incomplete struct would only be "incomplete").
+template <int Version = 0>
+struct BasicProfile {
+    static_assert(Version != Version,
+                  "openclaw::Profile (event.profile()) is declared in <openclaw/profile.hpp>: "
+                  "include it (or <openclaw/all.hpp>)");
+};
+using Profile = BasicProfile<>;
 class WaitList;
 class NDRange;
 class GlobalOffset;

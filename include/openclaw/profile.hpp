@@ -12,7 +12,8 @@ OPENCLAW_BEGIN_NAMESPACE
 
 /// When a command was queued, submitted, started and ended, on the device's clock
 /// (event.profile(); the queue made with {.profiling = true}).
-struct Profile {
+template <>
+struct BasicProfile<0> {
     /// CL_PROFILING_COMMAND_QUEUED: when the host enqueued the command.
     std::chrono::nanoseconds queued{};
     /// CL_PROFILING_COMMAND_SUBMIT: when it was submitted to the device.
@@ -26,5 +27,28 @@ struct Profile {
     /// Time from being enqueued to starting.
     std::chrono::nanoseconds latency() const noexcept { return started - queued; }
 };
+
+namespace detail {
+/// Event::profile() and Event::duration() where this header is included.
+template <>
+struct ProfileReader<Profile> {
+    static Profile read(const Event& event, OnError on_error) {
+        using std::chrono::nanoseconds;
+        const auto at = [&](cl_profiling_info param) {
+            return nanoseconds(static_cast<nanoseconds::rep>(event.profiling(param, on_error)));
+        };
+        return Profile{at(CL_PROFILING_COMMAND_QUEUED), at(CL_PROFILING_COMMAND_SUBMIT),
+                       at(CL_PROFILING_COMMAND_START), at(CL_PROFILING_COMMAND_END)};
+    }
+    // As Profile::duration(): a signed difference of the two timestamps.
+    static std::chrono::nanoseconds duration(const Event& event, OnError on_error) {
+        using std::chrono::nanoseconds;
+        return nanoseconds(static_cast<nanoseconds::rep>(
+                   event.profiling(CL_PROFILING_COMMAND_END, on_error))) -
+               nanoseconds(static_cast<nanoseconds::rep>(
+                   event.profiling(CL_PROFILING_COMMAND_START, on_error)));
+    }
+};
+}  // namespace detail
 
 OPENCLAW_END_NAMESPACE

@@ -435,9 +435,16 @@ struct BuildCache {
                   const std::shared_ptr<const void>& key);
 };
 extern constinit std::atomic<const BuildCache*> build_cache;  // impl/program.ipp
+#if !OPENCLAW_HEADER_ONLY
+/// The compiled library's cache (impl/detail/wings/cache.ipp, src/cache.cpp): build_cache points
+/// at it from the start, so the environment or a build's options turn the cache on in every
+/// program, whatever it includes.
+extern const BuildCache binary_cache_hooks;
+#endif
 
 /// Says once per process, on stderr, that the environment asks for the binary cache
-/// (OPENCLAW_CACHE, OPENCLAW_CACHE_DIR) while no unit of the program includes <openclaw/cache.hpp>.
+/// (OPENCLAW_CACHE, OPENCLAW_CACHE_DIR) in a header-only program none of whose units includes
+/// <openclaw/cache.hpp> (where the cache's code would be compiled).
 void note_missing_cache();
 
 struct ProgramAccess;

@@ -1,6 +1,7 @@
 # Builds one compile-fail target and checks that it fails for the stated reason.
 #   -DBUILD_DIR=<build tree> -DTARGET=<target> -DEXPECT=<text the diagnostic must contain>
 #   -DEXPECT_ALSO=<text>|<text>... more text the diagnostic must contain (optional)
+#   -DEXPECT_FIRST=ON: EXPECT must be in the first line that says "error:" (optional)
 #   (or -DEXPECT_REGEX=<regular expression> for diagnostics worded differently by compilers)
 #   -DMUST_COMPILE=ON instead of EXPECT for the control snippet, which must compile.
 execute_process(
@@ -33,6 +34,15 @@ endif()
 if(position EQUAL -1)
   message(FATAL_ERROR "${TARGET} failed, but not with the expected reason\n"
                       "expected: ${EXPECT}\ncompiler output:\n${output}")
+endif()
+if(EXPECT_FIRST)
+  string(REGEX MATCH "[^\n]*error:[^\n]*" first_error "${output}")
+  string(FIND "${first_error}" "${EXPECT}" position)
+  if(position EQUAL -1)
+    message(FATAL_ERROR "${TARGET} failed, but its first error is not the expected one\n"
+                        "expected: ${EXPECT}\nfirst error: ${first_error}\n"
+                        "compiler output:\n${output}")
+  endif()
 endif()
 if(EXPECT_ALSO)
   string(REPLACE "|" ";" fragments "${EXPECT_ALSO}")

@@ -1,9 +1,12 @@
 # Configures, builds and runs a consumer project of openclaw.
-#   MODE=find_package: install the build tree into WORK_DIR/prefix, then find_package() it.
+#   MODE=find_package: install the build tree into WORK_DIR/prefix, then find_package() it: the
+#     consumer links the installed shared library (openclaw::openclaw) and the static one
+#     (openclaw::static), and its build compiles no openclaw source.
 #   MODE=add_subdirectory: add the source tree as a subdirectory.
 #   MODE=fetch_content: pack the source tree into an archive, then FetchContent it by URL and hash.
 #   MODE=pkg_config: install into WORK_DIR/prefix, then compile consumer.cpp with one compiler
-#     command and the flags of `pkg-config --cflags --libs openclaw`, as a Makefile user would.
+#     command and the flags of `pkg-config --cflags --libs openclaw` (the installed library), as
+#     a Makefile user would, and again with openclaw-header-only.
 cmake_minimum_required(VERSION 3.21)  # policies of a project, for IN_LIST and friends
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
@@ -13,7 +16,7 @@ include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")  # run(), check_installed()
 # The install must hold the headers, the CMake package and the pkg-config file.
 function(install_into prefix)
   run("${CMAKE_COMMAND}" --install "${OPENCLAW_BINARY_DIR}" --prefix "${prefix}")
-  check_installed("${prefix}" "the install")
+  check_installed("${prefix}" "${OPENCLAW_LIBDIR}" "the install")
 endfunction()
 
 set(consumer_dir "${OPENCLAW_SOURCE_DIR}/tests/package")
@@ -25,7 +28,7 @@ if(MODE STREQUAL "pkg_config")
   endif()
   set(prefix "${WORK_DIR}/prefix")
   install_into("${prefix}")
-  set(ENV{PKG_CONFIG_PATH} "${prefix}/share/pkgconfig")
+  set(ENV{PKG_CONFIG_PATH} "${prefix}/${OPENCLAW_LIBDIR}/pkgconfig")
   execute_process(COMMAND "${PKG_CONFIG}" --modversion openclaw OUTPUT_VARIABLE version
                   OUTPUT_STRIP_TRAILING_WHITESPACE COMMAND_ERROR_IS_FATAL ANY)
   if(NOT version STREQUAL OPENCLAW_VERSION)
@@ -66,9 +69,18 @@ if(MODE STREQUAL "pkg_config")
   run("${CMAKE_COMMAND}" "-DOPENCLAW_EMBED_INPUT=${consumer_dir}/add.cl"
       "-DOPENCLAW_EMBED_OUTPUT=${WORK_DIR}/generated/add.cl.hpp" -DOPENCLAW_EMBED_NAMESPACE=kernels
       -DOPENCLAW_EMBED_NAME=add -DOPENCLAW_EMBED_DISPLAY=add.cl
-      -P "${prefix}/share/cmake/openclaw/openclawEmbedKernels.cmake")
+      -P "${prefix}/${OPENCLAW_LIBDIR}/cmake/openclaw/openclawEmbedKernels.cmake")
+  if(NOT "-DOPENCLAW_SEPARATE_COMPILATION" IN_LIST flags OR NOT "-lopenclaw" IN_LIST flags)
+    message(FATAL_ERROR "openclaw.pc should link the library (-lopenclaw and "
+                        "-DOPENCLAW_SEPARATE_COMPILATION): ${flags}")
+  endif()
+  # The installed shared library, found at run time through the rpath a user would set (or
+  # LD_LIBRARY_PATH, or the system's library directory).
   run("${CXX}" -std=c++20 -Wall -Wextra -Wpedantic -Werror "-I${WORK_DIR}/generated"
-      "${consumer_dir}/consumer.cpp" -o "${WORK_DIR}/consumer" ${flags})
+      "${consumer_dir}/consumer.cpp" -o "${WORK_DIR}/consumer" ${flags}
+      "-Wl,-rpath,${prefix}/${OPENCLAW_LIBDIR}")
+  check_needs_shared_library("${WORK_DIR}/consumer")
+  run_expecting("${WORK_DIR}/consumer" "(compiled library)")
   # Without -std=c++20 (g++ 12 defaults to C++17) the first error says what is missing.
   execute_process(COMMAND "${CXX}" -std=c++17 -fsyntax-only "-I${WORK_DIR}/generated"
                           "${consumer_dir}/consumer.cpp" ${flags}
@@ -76,12 +88,23 @@ if(MODE STREQUAL "pkg_config")
   if(result EQUAL 0 OR NOT output MATCHES "openclaw needs C\\+\\+20")
     message(FATAL_ERROR "-std=c++17 should fail with 'openclaw needs C++20' (${result})")
   endif()
-  # A plain compiler command without the library: header-only.
-  run_expecting("${WORK_DIR}/consumer" "(header-only)")
+  # openclaw-header-only.pc: the headers alone, every body in the program's unit.
+  execute_process(COMMAND "${PKG_CONFIG}" --cflags --libs openclaw-header-only
+                  OUTPUT_VARIABLE header_flags OUTPUT_STRIP_TRAILING_WHITESPACE
+                  COMMAND_ERROR_IS_FATAL ANY)
+  message("pkg-config --cflags --libs openclaw-header-only: ${header_flags}")
+  separate_arguments(header_flags UNIX_COMMAND "${header_flags}")
+  if("-lopenclaw" IN_LIST header_flags OR "-DOPENCLAW_SEPARATE_COMPILATION" IN_LIST header_flags)
+    message(FATAL_ERROR "openclaw-header-only.pc should not link the library: ${header_flags}")
+  endif()
+  run("${CXX}" -std=c++20 -Wall -Wextra -Wpedantic -Werror "-I${WORK_DIR}/generated"
+      "${consumer_dir}/consumer.cpp" -o "${WORK_DIR}/consumer_header_only" ${header_flags})
+  run_expecting("${WORK_DIR}/consumer_header_only" "(header-only)")
   return()
 endif()
 
-set(configure_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release)
+set(configure_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release
+                   -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
 if(MODE STREQUAL "find_package")
   set(prefix "${WORK_DIR}/prefix")
   install_into("${prefix}")
@@ -109,3 +132,10 @@ run("${CMAKE_COMMAND}" --build "${WORK_DIR}/build")
 # openclaw::openclaw is the compiled library; openclaw::header_only compiles everything in the unit.
 run_expecting("${WORK_DIR}/build/consumer" "(compiled library)")
 run_expecting("${WORK_DIR}/build/consumer_header_only" "(header-only)")
+if(MODE STREQUAL "find_package")
+  # The installed package: the shared library by default, the static one by name, and none of
+  # openclaw's sources compiled in the consumer's build.
+  check_compiles_no_openclaw_source("${WORK_DIR}/build")
+  check_needs_shared_library("${WORK_DIR}/build/consumer")
+  run_expecting("${WORK_DIR}/build/consumer_static" "(compiled library)")
+endif()

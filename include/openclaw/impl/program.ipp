@@ -46,7 +46,13 @@ OPENCLAW_INLINE Version BuildOptions::highest_common_language(std::span<const De
 
 namespace detail {
 
-OPENCLAW_INLINE constinit std::atomic<const BuildCache*> build_cache{nullptr};
+#if OPENCLAW_HEADER_ONLY
+// Header-only, the cache's code is compiled where <openclaw/cache.hpp> is included; that header
+// sets this pointer during static initialization.
+inline constinit std::atomic<const BuildCache*> build_cache{nullptr};
+#else
+constinit std::atomic<const BuildCache*> build_cache{&binary_cache_hooks};
+#endif
 OPENCLAW_INLINE void note_missing_cache() {
     static const bool noted = [] {
         const char* mode = std::getenv("OPENCLAW_CACHE");
@@ -57,8 +63,9 @@ OPENCLAW_INLINE void note_missing_cache() {
                            (dir != nullptr && *dir != '\0');
         if (asked && !off) {
             std::fputs(
-                "openclaw: OPENCLAW_CACHE asks for the binary cache, but no unit of this "
-                "program includes <openclaw/cache.hpp>: building without it\n",
+                "openclaw: OPENCLAW_CACHE asks for the binary cache, but this program is "
+                "header-only and no unit of it includes <openclaw/cache.hpp> (or links the "
+                "compiled library): building without it\n",
                 stderr);
         }
         return true;

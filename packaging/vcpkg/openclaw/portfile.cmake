@@ -1,7 +1,7 @@
 # vcpkg port of openclaw, installed by openclaw's own CMake install rules so that
 # find_package(openclaw), openclaw_embed_kernels() and openclaw.pc are the ones the project tests.
-# Nothing is compiled here: openclaw::openclaw is built from the installed sources (share/openclaw/
-# src) in the consumer's build, with the consumer's settings; openclaw::header_only needs none.
+# openclaw's build compiles the library once (libopenclaw.a and libopenclaw.so); the consumer's
+# build links it and compiles none of openclaw's sources.
 
 # MAINTAINER: before submitting, set REF to the release tag and SHA512 to the hash vcpkg prints
 # on the first install attempt (or `vcpkg hash <archive>`). The zero below is a placeholder and
@@ -14,9 +14,6 @@ vcpkg_from_github(
     HEAD_REF main
 )
 
-# Nothing is compiled: one configuration is enough.
-set(VCPKG_BUILD_TYPE release)
-
 vcpkg_cmake_configure(
     SOURCE_PATH "${SOURCE_PATH}"
     OPTIONS
@@ -27,12 +24,12 @@ vcpkg_cmake_configure(
         -DOPENCLAW_WERROR=OFF
 )
 vcpkg_cmake_install()
-# openclaw installs its package into share/cmake/openclaw; vcpkg wants share/openclaw.
-vcpkg_cmake_config_fixup(PACKAGE_NAME openclaw CONFIG_PATH share/cmake/openclaw)
+# openclaw installs its package into lib/cmake/openclaw; vcpkg wants share/openclaw.
+vcpkg_cmake_config_fixup(PACKAGE_NAME openclaw CONFIG_PATH lib/cmake/openclaw)
 vcpkg_fixup_pkgconfig()
 
-# No binaries: no lib/ and no debug tree; the licence goes to share/openclaw/copyright.
-file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/lib" "${CURRENT_PACKAGES_DIR}/debug"
+# The debug tree keeps its libraries only; the licence goes to share/openclaw/copyright.
+file(REMOVE_RECURSE "${CURRENT_PACKAGES_DIR}/debug/include" "${CURRENT_PACKAGES_DIR}/debug/share"
      "${CURRENT_PACKAGES_DIR}/share/doc")
 file(INSTALL "${CMAKE_CURRENT_LIST_DIR}/usage" DESTINATION "${CURRENT_PACKAGES_DIR}/share/${PORT}")
 vcpkg_install_copyright(FILE_LIST "${SOURCE_PATH}/LICENSE")

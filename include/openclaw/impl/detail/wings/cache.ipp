@@ -7,6 +7,14 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
+#if !OPENCLAW_HEADER_ONLY
+namespace detail {
+// What Program::build calls in the compiled library (program.hpp declares it; build_cache
+// points at it from the start).
+constinit const BuildCache binary_cache_hooks{&load_cached_build, &store_build};
+}  // namespace detail
+#endif
+
 OPENCLAW_INLINE const BinaryCache& BinaryCache::user_default() {
     static const BinaryCache cache = from_environment();
     return cache;
