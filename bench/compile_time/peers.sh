@@ -27,6 +27,10 @@ smoke=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$here/measure.sh"
+# README.md's example, exactly as the README writes it (its first ```cpp block, select_device()
+# and all): the program issue 45's compile-time target is about.
+awk '/^## Example/ { q = 1 } q && /^```cpp/ { b = 1; next } b && /^```/ { exit } b { print }' \
+    "$root/README.md" > "$work/readme.cpp"
 
 if [ "$smoke" = 1 ]; then
     runs=1
@@ -90,11 +94,15 @@ program|openclaw (openclaw::openclaw; buffer + platform + program headers)|$here
 program|openclaw (openclaw::openclaw; all.hpp: every side wing too)|$here/vadd_openclaw.cpp|-DOPENCLAW_SEPARATE_COMPILATION -DOPENCLAW_BENCH_ALL_HEADERS=1
 program|openclaw (openclaw::header_only)|$here/vadd_openclaw.cpp|
 program|openclaw (openclaw::header_only; kernel typed from source)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FROM_SOURCE=1
-program|openclaw (openclaw::header_only; buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1"
+program|openclaw (openclaw::header_only; buffer + platform + program headers)|$here/vadd_openclaw.cpp|-DOPENCLAW_BENCH_FEW_HEADERS=1
+program|openclaw README example (openclaw::openclaw)|$work/readme.cpp|-DOPENCLAW_SEPARATE_COMPILATION
+program|openclaw README example (openclaw::header_only)|$work/readme.cpp|
+program|openclaw examples/nbody, 193 lines (openclaw::openclaw)|$root/examples/nbody/main.cpp|-DOPENCLAW_SEPARATE_COMPILATION"
     if [ -n "${BASELINE:-}" ]; then
         units="$units
 program|openclaw $baseline_rev (openclaw::compiled; each unit)|$BASELINE/bench/compile_time/vadd_openclaw.cpp|-I$BASELINE/include -DOPENCLAW_SEPARATE_COMPILATION
-program|openclaw $baseline_rev (header-only)|$BASELINE/bench/compile_time/vadd_openclaw.cpp|-I$BASELINE/include"
+program|openclaw $baseline_rev (header-only)|$BASELINE/bench/compile_time/vadd_openclaw.cpp|-I$BASELINE/include
+program|openclaw $baseline_rev README example (openclaw::openclaw)|$work/readme.cpp|-I$BASELINE/include -DOPENCLAW_SEPARATE_COMPILATION"
     fi
     for source in "$root"/src/*.cpp; do
         units="$units
