@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Parallel algorithms on typed buffers (algorithms wing): reduce, transform_reduce, count_if,
 // min/max_element, inclusive and exclusive scans, radix sort and sort_by_key, copy_if,
 // transform, fill, iota. Free functions, the queue first; operators are OpenCL C snippets
@@ -1660,3 +1662,5 @@ inline AlgorithmStats algorithm_stats(const Queue& queue) {
 }
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

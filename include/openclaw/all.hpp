@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Everything public in openclaw: the main header and every side wing (images, SVM, pinned memory,
 // profiling times, coroutines, kernel signatures from source, splitting ranges across devices,
 // command graphs, pools, external memory, algorithms). One side header is left out:
@@ -20,3 +22,5 @@
 #include <openclaw/signature.hpp>
 #include <openclaw/split.hpp>
 #include <openclaw/svm.hpp>
+
+#include <openclaw/detail/base/macros_pop.hpp>

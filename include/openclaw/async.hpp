@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // C++20 coroutines over events (a side header: the async wing): `co_await event` suspends until
 // the command completes, and `co_await when_all(events)` until several have. Completion callbacks
 // run on driver threads, where blocking OpenCL calls are not allowed, so coroutines are resumed on
@@ -456,3 +458,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/async.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

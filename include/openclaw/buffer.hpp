@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Buffer<T, Access>: device memory of `size()` elements of T (typed memory layer). Access says
 // what KERNELS may do with it (it becomes CL_MEM_READ_ONLY, ...) and is checked by
 // Kernel::set_args at compile time; the host may write a read-only buffer and read a write-only
@@ -852,3 +854,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/buffer.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // BinaryCache: built program binaries kept on disk between runs, so that the next run of a program
 // loads its binary instead of compiling the source (a side header: it declares BinaryCache for a
 // program that names it, e.g. `options.cache(BinaryCache{dir})`; the umbrella
@@ -28,3 +30,5 @@ inline const bool binary_cache_plugged_in = (build_cache.store(&binary_cache_hoo
 #endif
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

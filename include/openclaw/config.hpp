@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The configuration layer: the OpenCL API version openclaw compiles against (and <CL/cl.h>),
 // openclaw's version, the build mode (header-only or the compiled library), and the ABI namespace
 // that names all three, so that units built differently cannot be linked into one program.
@@ -94,3 +96,5 @@ inline constexpr int target_opencl_version = CL_TARGET_OPENCL_VERSION;
 inline constexpr bool separately_compiled = !OPENCLAW_HEADER_ONLY;
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Context: the devices that share memory objects and programs (objects layer). Created
 // explicitly from one or more devices of one platform; openclaw never makes a default context
 // behind the user's back.
@@ -157,3 +159,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/context.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

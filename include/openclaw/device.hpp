@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Device: a compute device of a platform, with typed queries of what users choose a device by
 // (objects layer). Root devices are not reference counted by drivers; sub-devices are, and Handle
 // covers both. Also Platform::devices(), which needs both classes.
@@ -235,3 +237,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/device.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // DynamicKernel: a kernel without a C++ signature, whose arguments are checked at run time
 // against the driver's arg info (kernels layer). Made by a Program (program.hpp), from a name
 // known only at run time; Kernel<Params...> (kernel.hpp) is the typed kernel.
@@ -348,3 +350,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/dynamic_kernel.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The errors layer: an std::error_category that names every OpenCL status code, the Error and
 // BuildError exceptions, Status, and OnError, which each fallible call takes as its last argument
 // to decide where its failures go (thrown by default). Also the failure handler of builds without
@@ -698,3 +700,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/error.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Event: the completion of one enqueued command (objects layer). openclaw creates one only when
 // the caller asks for it (pass `with_event` to an enqueue call), so the plain launch path
 // allocates nothing. Also here: completion callbacks taking any callable, user events, and after(),
@@ -321,3 +323,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/event.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

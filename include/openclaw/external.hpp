@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // External memory and semaphores (a side header): memory another API (CUDA, Vulkan) exported,
 // imported as a typed Buffer<T, Access> without a copy (cl_khr_external_memory and its handle
 // extensions), the acquire/release commands that hand it between the APIs, binary semaphores a
@@ -437,3 +439,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/external.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

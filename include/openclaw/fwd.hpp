@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Forward declarations of every public type, and the traits that recognise the memory objects a
 // kernel argument can be. A header that only names a type (in a declaration, a pointer, a
 // reference) includes this instead of the type's own header.
@@ -108,3 +110,5 @@ inline constexpr bool is_image<Image<S, P, A>> = true;
 }  // namespace detail
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

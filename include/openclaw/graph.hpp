@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // CommandGraph: a sequence of commands (kernel launches with their arguments, buffer copies and
 // fills, barriers) recorded once for one in-order queue, every check made while recording, and
 // replayed with one call (a side header). On a device whose cl_khr_command_buffer is a revision
@@ -543,3 +545,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/graph.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Image2D / Image3D / Image2DArray<Pixel, Access>: OpenCL images whose pixel format is part of
 // the type (pixel::rgba8, pixel::r_f32, ...), so the host element type of every transfer and the
 // kernel parameters they may be passed to are checked at compile time (a side header: the images
@@ -761,3 +763,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/image.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

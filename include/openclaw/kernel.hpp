@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Kernel<Params...>: a kernel whose C++ signature is part of its type (kernels layer). set_args
 // checks every argument against its parameter at compile time (count, element type, buffer
 // access, narrowing) and calls clSetKernelArg once per argument; nothing is allocated or queried.
@@ -708,3 +710,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/kernel.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

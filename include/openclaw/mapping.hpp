@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // MappedSpan<T>: host access to a mapped region of a buffer that unmaps itself (typed memory
 // layer). The mapping itself, and the registry that makes launches and transfers refuse a buffer
 // while a conflicting view of it is alive, are the memory core's (detail/memory/memory.hpp).
@@ -100,3 +102,5 @@ class MappedSpan {
 };
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

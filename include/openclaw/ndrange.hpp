@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // NDRange: a 1-, 2- or 3-dimensional launch size (objects layer). It sits below queue.hpp
 // because the launch signature needs it; it depends on nothing but the error types.
 
@@ -147,3 +149,5 @@ inline constexpr NDRange no_range{};
 }  // namespace detail
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The main header: the common path of openclaw, what a program that builds kernels and moves
 // buffers needs (platforms, devices, contexts, queues, events, buffers and their views and maps,
 // programs, kernels and their parameters, device selection). The side wings (images, SVM, pinned
@@ -23,3 +25,5 @@
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>
 #include <openclaw/select.hpp>
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Kernel parameter descriptors (In<T>, Out<T>, InOut<T>, Constant<T>, Local<T>, scalars) and the
 // compile-time rules deciding which C++ argument fits which parameter (kernels layer). A mismatch
 // is a static_assert whose message names the argument's index and the reason. Image and sampler
@@ -478,3 +480,5 @@ constexpr bool argument_fits() {
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

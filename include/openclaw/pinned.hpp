@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // PinnedBuffer<T>: page-locked host memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped for its whole
 // life) for data that moves to and from a device often (a side header: the typed memory layer's
 // wing for asynchronous transfers). Transfers from it run at the DMA rate (55.5 GB/s on an H200,
@@ -138,3 +140,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/pinned.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Pixel formats (the images wing): pixel::rgba8, pixel::r_f32, ... name an OpenCL channel order
 // and data type and the host type of one pixel; PixelFormat is what any such struct satisfies.
 // image.hpp includes this header.
@@ -90,3 +92,5 @@ concept PixelFormat = requires {
 &&std::is_trivially_copyable_v<typename P::host_type>;
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

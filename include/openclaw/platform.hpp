@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Platform: one installed OpenCL implementation (an ICD), e.g. NVIDIA CUDA or PoCL (objects
 // layer). Platforms have no reference count; a Platform is a plain value. Platform::devices() is
 // defined in device.hpp, which completes Device.
@@ -154,3 +156,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/platform.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // MemoryPool: buffers for one queue (its context and device) recycled instead of created and
 // released (a side header). allocate<T, Access>(count) hands out a plain Buffer<T, Access> over a
 // pooled memory object; when the last copy of that buffer goes, the memory returns to the pool,
@@ -211,3 +213,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/pool.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

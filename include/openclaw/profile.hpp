@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Profile: when a profiled command was queued, submitted, started and ended, as std::chrono
 // durations (a side header: event.profile() and event.duration() need it, and <chrono> costs the
 // common path's units more than the rest of event.hpp).
@@ -52,3 +54,5 @@ struct ProfileReader<Profile> {
 }  // namespace detail
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

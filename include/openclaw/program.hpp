@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Program: OpenCL C source (or binaries, or SPIR-V) built for every device of a context, with
 // BuildOptions as a value type (kernels layer: a program makes kernels, so it sits above them). A
 // failed build reports BuildError carrying each device's log; a successful build keeps its logs
@@ -686,3 +688,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/program.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

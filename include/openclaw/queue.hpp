@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Queue: a command queue on one device of a context; in-order unless asked otherwise (objects
 // layer). Kernel launches go through Queue::enqueue, which checks the launch geometry against
 // limits read once at construction, so the launch path makes no queries, no allocations and no
@@ -846,3 +848,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/queue.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

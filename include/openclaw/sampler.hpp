@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Sampler (the images wing): a sampler object for read_imagef(image, sampler, coord), its
 // addressing and filter modes, and SamplerParam, the `sampler_t` kernel parameter it is passed
 // to. image.hpp includes this header.
@@ -136,3 +138,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/sampler.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Choosing a device: select_device() honours the OPENCLAW_DEVICE environment variable and
 // otherwise prefers a GPU, then an accelerator, then a CPU. When nothing matches, the error lists
 // what exists; when no OpenCL driver is installed at all, it says how to install one. Code that
@@ -100,3 +102,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/select.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Kernel signatures read from OpenCL C source (a side header: the signature wing).
 // program.kernel<source, "name">() turns a declaration, parsed at compile time by
 // detail/kernels/source_parser.hpp, into the Kernel<...> it describes, and kernel_t<source, "name">
@@ -366,3 +368,5 @@ template <const auto& Source, FixedString Name, class... As>
 using kernel_t = typename detail::SourceKernel<Source, Name, detail::Bindings<As...>>::type;
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Splitting an index range across devices in proportion to a weight (compute units by default),
 // in steps that keep every slice's start aligned, so the matching sub-buffers can be cut (a side
 // header of the multi-device wing).
@@ -39,3 +41,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/split.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Shared virtual memory (OpenCL 2.0+, optional on 3.0; a side header of the memory wing): what a
 // device supports, SvmAllocator<T> for std::vector and friends, SvmMapping<T> (the map/unmap
 // guard coarse-grain SVM needs before the host touches it), and svm(ptr), which marks a pointer
@@ -518,3 +520,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/svm.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // WaitList: the events a command waits for (objects layer), held inline for short lists, and the
 // other options a command takes beside it (with_event, nonblocking); how a blocking command makes
 // sure its wait list did not fail (detail::BlockingWait), and the words for a failed event's
@@ -233,3 +235,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/wait_list.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -4,11 +4,15 @@
 # has no cycle and nothing includes a layer above its own), never the internals of another side
 # wing, and, on the common path (every layer below the side wings), none of the heavy standard
 # headers. The main header, openclaw.hpp, includes the common path only (all.hpp adds the wings).
-# Each header starts with the SPDX line and #pragma once.
+# Each header starts with the SPDX line and #pragma once (but detail/base/macros_push.hpp and
+# macros_pop.hpp, included at the top and the end of every header, which must be read each time),
+# and includes macros_push.hpp first and macros_pop.hpp last.
 # cmake -DINCLUDE_DIR=<include/openclaw> -P check_layers.cmake
 
 # <header> <layer> [<wing group>], lowest first.
 set(table
+  "detail/base/macros_push.hpp detail_core"
+  "detail/base/macros_pop.hpp detail_core"
   "config.hpp config"
   "fwd.hpp fwd"
   "error.hpp errors"
@@ -142,8 +146,15 @@ foreach(entry IN LISTS table)
     continue()
   endif()
   file(READ "${INCLUDE_DIR}/${header}" text)
-  if(NOT text MATCHES "^// SPDX-License-Identifier: Apache-2.0\n#pragma once\n")
-    failure("${header}: does not start with the SPDX line and #pragma once")
+  if(header MATCHES "^detail/base/macros_(push|pop)\\.hpp$")
+    if(text MATCHES "#pragma once")
+      failure("${header}: must have no include guard (every header includes it)")
+    endif()
+  elseif(NOT text MATCHES "^// SPDX-License-Identifier: Apache-2.0\n#pragma once\n#include <openclaw/detail/base/macros_push\\.hpp>\n")
+    failure("${header}: does not start with the SPDX line, #pragma once and "
+            "#include <openclaw/detail/base/macros_push.hpp>")
+  elseif(NOT text MATCHES "\n#include <openclaw/detail/base/macros_pop\\.hpp>\n$")
+    failure("${header}: does not end with #include <openclaw/detail/base/macros_pop.hpp>")
   endif()
   set(layer ${layer_of_${header}})
   set(group "${group_of_${header}}")

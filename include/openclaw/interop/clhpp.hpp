@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Conversions between openclaw objects and OpenCL-CLHPP's cl:: objects, both ways, so a CLHPP
 // code base can move to openclaw one function at a time. Each conversion shares the OpenCL object:
 // the result holds a reference of its own and the source keeps its own (nothing stolen or leaked).
@@ -173,3 +175,5 @@ requires detail::is_buffer<B> B from_clhpp(const cl::Buffer& buffer, const Conte
 }
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // One process per device under MPI: this rank's place on its node (the ranks that share its
 // memory, MPI_Comm_split_type with MPI_COMM_TYPE_SHARED) and the device that place picks, so that
 // the ranks of a node spread over its GPUs and no two ranks of a node share one while a device is
@@ -135,3 +137,5 @@ inline Placement place_rank(DeviceType type, MPI_Comm comm = MPI_COMM_WORLD) {
 }  // namespace mpi
 
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The gate of a kernel's argument values (detail core): Kernel and DynamicKernel hold one, set_args
 // takes it alone and Queue::enqueue shares it while it enqueues, so that neither runs beside the
 // other on one cl_kernel.
@@ -84,3 +86,5 @@ class LaunchingKernel {
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Checked arithmetic on sizes, counts, offsets and pitches (detail core layer): every product and
 // sum openclaw computes from a caller's numbers goes through these, so a value near SIZE_MAX is
 // refused instead of wrapping into a small, valid-looking one.
@@ -51,3 +53,5 @@ constexpr bool range_fits(std::size_t offset, std::size_t count, std::size_t siz
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Handle<cl_xxx>: the one owner of an OpenCL reference count (detail core layer). Copy retains,
 // move steals and nulls the source, the destructor releases and never throws. Every openclaw
 // object holds one, so retain/release appear nowhere else in the library.
@@ -169,3 +171,5 @@ class ResetOnMove {
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

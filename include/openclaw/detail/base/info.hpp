@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Typed clGetXxxInfo queries from one table (detail core layer): InfoTraits<Object, CL_PARAM> names
 // the C++ type each parameter returns (strings and arrays are fetched with the size query once,
 // here), so object classes expose info<CL_DEVICE_NAME>() without a hand-written getter per
@@ -469,3 +471,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/detail/base/info.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

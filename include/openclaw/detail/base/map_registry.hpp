@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The registry of live mappings (detail core layer): every MappedSpan and MappedImage registers
 // the byte range of its root buffer it maps, and transfers, set_args and launches ask it whether
 // their use of a buffer conflicts with one. It costs one relaxed atomic load per check when
@@ -80,3 +82,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/detail/base/map_registry.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The driver's view of each kernel argument (clGetKernelArgInfo, for programs built with
 // -cl-kernel-arg-info) and its comparison with the C++ side (kernels layer): a typed kernel's
 // parameters when it is made, a DynamicKernel's arguments when they are set. Driver type names are
@@ -196,3 +198,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/detail/kernels/kernel_args.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The OpenCL C source parser (kernels layer): a constexpr lexer, the parser of kernel parameter
 // lists and the scan of kernel bodies for writes through pointer parameters. The signature wing
 // (signature.hpp) types kernels from it at compile time; kernel creation (impl/kernel.ipp) runs
@@ -1376,3 +1378,5 @@ constexpr std::array<unsigned char, Capacity> body_uses(
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The vocabulary of OpenCL C types that kernel checks share (kernels layer): scalar kinds,
 // address spaces, the cl_* host twin of each built-in type and back, and whether a host element
 // fits a kernel's type. The run-time checks against the driver's arg info (kernel_args.hpp) and
@@ -249,3 +251,5 @@ inline std::string host_type_name(TypeCode code, std::size_t size) {
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

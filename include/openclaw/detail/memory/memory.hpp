@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The memory core: everything a buffer does, written once for bytes (no templates). Creation,
 // adoption, sub-buffers and their alignment, blocking and asynchronous transfers (large pageable
 // ones staged through pinned memory), copies, fills, mappings, the range and context checks and
@@ -255,3 +257,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/detail/memory/memory.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

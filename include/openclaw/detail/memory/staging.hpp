@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Pipelined transfers between pageable host memory and a device through pinned staging buffers
 // (the memory core's, under the typed buffers; made on first use per queue).
 // Discrete GPUs move pinned memory several times faster than pageable memory (55.5 vs 6.8 GB/s
@@ -444,3 +446,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/detail/memory/staging.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // Command descriptions (objects layer): one device command's operands after every check, as the
 // driver takes them. Queue enqueues a description; CommandGraph keeps the same description and
 // either records it into a command buffer or enqueues it at each replay. A new command is one
@@ -148,3 +150,5 @@ struct BarrierCommand {
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>

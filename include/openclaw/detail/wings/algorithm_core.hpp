@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The algorithms' engine, written once for bytes (algorithms wing): the OpenCL C of every
 // algorithm, the programs built from it per queue and reused, the queue's scratch memory, and the
 // launch sequences. <openclaw/algorithm.hpp> checks types and operators at compile time and then
@@ -151,3 +153,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/detail/wings/algorithm_core.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // The binary cache's types and functions (BinaryCache, its keys and entries), without the
 // static initializer that plugs it into Program::build: <openclaw/cache.hpp> adds that, so the
 // compiled library can hold the cache's bodies without turning the cache on in every program.
@@ -489,3 +491,5 @@ OPENCLAW_END_NAMESPACE
 #if OPENCLAW_HEADER_ONLY
 #include <openclaw/impl/detail/wings/cache.ipp>
 #endif
+
+#include <openclaw/detail/base/macros_pop.hpp>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+#include <openclaw/detail/base/macros_push.hpp>
+
 // SHA-256 (FIPS 180-4), for the keys and checksums of the on-disk binary cache: a key collision
 // would hand a program another program's binary, so the hash must be one nobody can collide.
 
@@ -149,3 +151,5 @@ class Sha256 {
 
 }  // namespace detail
 OPENCLAW_END_NAMESPACE
+
+#include <openclaw/detail/base/macros_pop.hpp>
