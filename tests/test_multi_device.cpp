@@ -43,6 +43,28 @@ TEST_CASE("split shares a range by weight in aligned slices") {
     CHECK(thrown<openclaw::Error>([&] { (void)openclaw::split(10, zeros); }));
 }
 
+TEST_CASE("partition_by_counts takes a braced list of counts") {
+    const openclaw::Device& root = env().device;
+    const auto properties = root.info<CL_DEVICE_PARTITION_PROPERTIES>();
+    const bool by_counts = std::find(properties.begin(), properties.end(),
+                                     CL_DEVICE_PARTITION_BY_COUNTS) != properties.end();
+    if (!by_counts || root.max_compute_units() < 2) {
+        const auto error = thrown<openclaw::Error>([&] { (void)root.partition_by_counts({1, 1}); });
+        REQUIRE(error);
+        CHECK(error->call() == "clCreateSubDevices");
+        CHECK_THAT(error->what(), has("by counts 1 1"));
+        return;
+    }
+    const std::vector<openclaw::Device> parts = root.partition_by_counts({1, 1});
+    REQUIRE(parts.size() == 2);
+    for (const openclaw::Device& part : parts) {
+        CHECK(part.max_compute_units() == 1);
+    }
+    // The same from a container.
+    const std::vector<cl_uint> counts = {1, 1};
+    CHECK(root.partition_by_counts(counts).size() == 2);
+}
+
 TEST_CASE("a vector add split across sub-devices matches the single-device result") {
     const openclaw::Device& root = env().device;
     const auto properties = root.info<CL_DEVICE_PARTITION_PROPERTIES>();

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -184,27 +185,17 @@ class Device {
 
     /// Splits the device into sub-devices of `compute_units` each (clCreateSubDevices with
     /// CL_DEVICE_PARTITION_EQUALLY), e.g. to run a multi-device context on one CPU.
-    std::vector<Device> partition_equally(cl_uint compute_units, OnError on_error = {}) const {
-        const cl_device_partition_property properties[] = {
-            CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(compute_units),
-            0};
-        return partition(properties,
-                         detail::concat("equally, ", compute_units, " compute units each"),
-                         on_error);
-    }
+    std::vector<Device> partition_equally(cl_uint compute_units, OnError on_error = {}) const;
     /// Splits the device into sub-devices with the given numbers of compute units
-    /// (CL_DEVICE_PARTITION_BY_COUNTS).
+    /// (CL_DEVICE_PARTITION_BY_COUNTS): `device.partition_by_counts({2, 2})`, or any contiguous
+    /// range of cl_uint (a std::vector, an array).
     std::vector<Device> partition_by_counts(std::span<const cl_uint> counts,
+                                            OnError on_error = {}) const;
+    /// partition_by_counts for a braced list of counts.
+    std::vector<Device> partition_by_counts(std::initializer_list<cl_uint> counts,
                                             OnError on_error = {}) const {
-        std::vector<cl_device_partition_property> properties{CL_DEVICE_PARTITION_BY_COUNTS};
-        std::string text = "by counts";
-        for (cl_uint count : counts) {
-            properties.push_back(static_cast<cl_device_partition_property>(count));
-            text += detail::concat(" ", count);
-        }
-        properties.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
-        properties.push_back(0);
-        return partition(properties.data(), text, on_error);
+        return partition_by_counts(std::span<const cl_uint>(counts.begin(), counts.size()),
+                                   on_error);
     }
 
     /// Typed clGetDeviceInfo: info<CL_DEVICE_NAME>(on_error) is a std::string.

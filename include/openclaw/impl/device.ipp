@@ -7,6 +7,27 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
+OPENCLAW_INLINE std::vector<Device> Device::partition_equally(cl_uint compute_units,
+                                                              OnError on_error) const {
+    const cl_device_partition_property properties[] = {
+        CL_DEVICE_PARTITION_EQUALLY, static_cast<cl_device_partition_property>(compute_units), 0};
+    return partition(properties, detail::concat("equally, ", compute_units, " compute units each"),
+                     on_error);
+}
+
+OPENCLAW_INLINE std::vector<Device> Device::partition_by_counts(std::span<const cl_uint> counts,
+                                                                OnError on_error) const {
+    std::vector<cl_device_partition_property> properties{CL_DEVICE_PARTITION_BY_COUNTS};
+    std::string text = "by counts";
+    for (cl_uint count : counts) {
+        properties.push_back(static_cast<cl_device_partition_property>(count));
+        text += detail::concat(" ", count);
+    }
+    properties.push_back(CL_DEVICE_PARTITION_BY_COUNTS_LIST_END);
+    properties.push_back(0);
+    return partition(properties.data(), text, on_error);
+}
+
 OPENCLAW_INLINE std::vector<Version> Device::opencl_c_versions(OnError on_error) const {
     std::vector<Version> versions;
     const unsigned mask = detail::language_mask(*this, on_error);
