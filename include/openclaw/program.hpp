@@ -444,6 +444,11 @@ extern constinit std::atomic<const BuildCache*> build_cache;  // impl/program.ip
 extern const BuildCache binary_cache_hooks;
 #endif
 
+/// Whether the environment asks for the binary cache, read now: OPENCLAW_CACHE "1", "on", "ON",
+/// "yes" or "true", or OPENCLAW_CACHE_DIR set and OPENCLAW_CACHE not "0", "off", "OFF", "no" or
+/// "false" (the one parser of the setting: BinaryCache::from_environment and note_missing_cache).
+bool environment_asks_for_cache();
+
 /// Says once per process, on stderr, that the environment asks for the binary cache
 /// (OPENCLAW_CACHE, OPENCLAW_CACHE_DIR) in a header-only program none of whose units includes
 /// <openclaw/cache.hpp> (where the cache's code would be compiled).

@@ -53,15 +53,20 @@ inline constinit std::atomic<const BuildCache*> build_cache{nullptr};
 #else
 constinit std::atomic<const BuildCache*> build_cache{&binary_cache_hooks};
 #endif
+OPENCLAW_INLINE bool environment_asks_for_cache() {
+    const char* mode = std::getenv("OPENCLAW_CACHE");
+    const char* dir = std::getenv("OPENCLAW_CACHE_DIR");
+    const std::string_view m = mode != nullptr ? std::string_view(mode) : std::string_view();
+    if (m == "0" || m == "off" || m == "OFF" || m == "no" || m == "false") {
+        return false;
+    }
+    return m == "1" || m == "on" || m == "ON" || m == "yes" || m == "true" ||
+           (dir != nullptr && *dir != '\0');
+}
+
 OPENCLAW_INLINE void note_missing_cache() {
     static const bool noted = [] {
-        const char* mode = std::getenv("OPENCLAW_CACHE");
-        const char* dir = std::getenv("OPENCLAW_CACHE_DIR");
-        const std::string_view m = mode != nullptr ? std::string_view(mode) : std::string_view();
-        const bool off = m == "0" || m == "off" || m == "OFF" || m == "no" || m == "false";
-        const bool asked = m == "1" || m == "on" || m == "ON" || m == "yes" || m == "true" ||
-                           (dir != nullptr && *dir != '\0');
-        if (asked && !off) {
+        if (environment_asks_for_cache()) {
             std::fputs(
                 "openclaw: OPENCLAW_CACHE asks for the binary cache, but this program is "
                 "header-only and no unit of it includes <openclaw/cache.hpp> (or links the "

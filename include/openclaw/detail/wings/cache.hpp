@@ -212,16 +212,11 @@ class BinaryCache {
     /// "1", "on", "yes" or "true", or when OPENCLAW_CACHE_DIR is set (and OPENCLAW_CACHE is not
     /// "0", "off", "no" or "false"), in default_directory(). Off otherwise.
     static BinaryCache from_environment() {
-        const char* mode = std::getenv("OPENCLAW_CACHE");
-        const std::string_view m = mode != nullptr ? std::string_view(mode) : std::string_view();
-        if (m == "0" || m == "off" || m == "OFF" || m == "no" || m == "false") {
+        if (!detail::environment_asks_for_cache()) {
             return {};
         }
-        const char* dir = std::getenv("OPENCLAW_CACHE_DIR");
-        const bool asked = m == "1" || m == "on" || m == "ON" || m == "yes" || m == "true" ||
-                           (dir != nullptr && *dir != '\0');
         const std::filesystem::path directory = default_directory();
-        if (!asked || directory.empty()) {
+        if (directory.empty()) {
             return {};
         }
         return BinaryCache(directory);
