@@ -134,6 +134,13 @@ namespace detail {
 const void* extension_table(const void* kind, cl_platform_id platform, std::size_t bytes,
                             void (*load)(cl_platform_id, void*));
 
+/// One entry point of an extension table: `slot` set to `name` of `platform`, or null (what every
+/// extension wing's Load does for each of its functions).
+template <class Function>
+void load_entry(cl_platform_id platform, Function*& slot, const char* name) {
+    slot = reinterpret_cast<Function*>(clGetExtensionFunctionAddressForPlatform(platform, name));
+}
+
 template <class Api>
 inline constexpr char extension_kind = 0;  // its address tells one kind of table from another
 

@@ -67,10 +67,7 @@ inline std::vector<Device> targets(const Context& context, const std::vector<Dev
 }  // namespace external
 
 OPENCLAW_INLINE void load_external_api(cl_platform_id platform, ExternalApi& found) {
-    const auto find = [&](auto& slot, const char* name) {
-        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-            clGetExtensionFunctionAddressForPlatform(platform, name));
-    };
+    const auto find = [&](auto& slot, const char* name) { load_entry(platform, slot, name); };
     find(found.acquire, "clEnqueueAcquireExternalMemObjectsKHR");
     find(found.release, "clEnqueueReleaseExternalMemObjectsKHR");
     find(found.create_semaphore, "clCreateSemaphoreWithPropertiesKHR");

@@ -25,10 +25,7 @@ OPENCLAW_INLINE GraphUse::~GraphUse() {
 }
 
 OPENCLAW_INLINE void load_command_buffer_api(cl_platform_id platform, CommandBufferApi& found) {
-    const auto find = [&](auto& slot, const char* name) {
-        slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-            clGetExtensionFunctionAddressForPlatform(platform, name));
-    };
+    const auto find = [&](auto& slot, const char* name) { load_entry(platform, slot, name); };
     find(found.create, "clCreateCommandBufferKHR");
     find(found.finalize, "clFinalizeCommandBufferKHR");
     find(found.release, "clReleaseCommandBufferKHR");
