@@ -26,6 +26,12 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
+namespace detail {
+// The algorithms are declared here: the stubs of fwd.hpp step aside.
+template <class... A>
+inline constexpr bool side_header_included<algorithm_header, A...> = true;
+}  // namespace detail
+
 /// The order of a sort.
 enum class SortOrder : unsigned char { ascending, descending };
 

@@ -109,6 +109,53 @@ inline constexpr bool is_image<Image<S, P, A>> = true;
 
 }  // namespace detail
 
+namespace detail {
+/// Tags of side headers, for side_header_included.
+struct algorithm_header;
+/// True where the side header `Header` is included: the header specializes it for its tag. Kept
+/// dependent on the call's argument types (`A...`), so that it is read at the call, after
+/// whatever the unit included.
+template <class Header, class... A>
+inline constexpr bool side_header_included = false;
+}  // namespace detail
+
+/// @cond
+// The algorithms (<openclaw/algorithm.hpp>) called where that header is not included: one error,
+// the first, naming the header (instead of "'sort' is not a member of 'openclaw'"). Each takes a
+// Queue first, as the algorithms do, so no other code's overloads are affected; where the
+// header is included the constraint removes them. The return type is deduced, so the
+// static_assert fires at the call, before any use of its result.
+#define OPENCLAW_ALGORITHM_NEEDS_HEADER(name)                                          \
+    template <class... A>                                                              \
+    requires(!detail::side_header_included<detail::algorithm_header, A...>) auto name( \
+        const Queue&, A&&...) {                                                        \
+        static_assert(detail::dependent_false<A...>,                                   \
+                      "openclaw::" #name                                               \
+                      " is an algorithm of <openclaw/algorithm.hpp>: include "         \
+                      "it (or <openclaw/all.hpp>)");                                   \
+        return 0;                                                                      \
+    }
+OPENCLAW_ALGORITHM_NEEDS_HEADER(reduce)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(transform_reduce)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(count_if)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(min_element)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(max_element)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(reduce_into)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(inclusive_scan)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(exclusive_scan)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(inclusive_scan_by_key)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(exclusive_scan_by_key)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(copy_if)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(partition)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(histogram)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(transform)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(fill)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(iota)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(sort)
+OPENCLAW_ALGORITHM_NEEDS_HEADER(sort_by_key)
+#undef OPENCLAW_ALGORITHM_NEEDS_HEADER
+/// @endcond
+
 OPENCLAW_END_NAMESPACE
 
 #include <openclaw/detail/base/macros_pop.hpp>
