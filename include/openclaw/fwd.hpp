@@ -32,6 +32,8 @@ struct BasicProfile {
                   "openclaw::Profile (event.profile()) is declared in <openclaw/profile.hpp>: "
                   "include it (or <openclaw/all.hpp>)");
 };
+/// When a profiled command was queued, submitted, started and ended (event.profile();
+/// <openclaw/profile.hpp> defines it).
 using Profile = BasicProfile<>;
 class WaitList;
 class NDRange;

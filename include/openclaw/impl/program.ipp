@@ -78,6 +78,26 @@ OPENCLAW_INLINE void note_missing_cache() {
     (void)noted;
 }
 
+// clCreateProgramWithSource, the one place a program is made of source (builds, compiles and a
+// compile's headers): owned at once; empty, and reported with `header` (a compile's header) or
+// "of source" and the length, on failure.
+OPENCLAW_INLINE Handle<cl_program> program_of_source(const Context& context,
+                                                     std::string_view source,
+                                                     std::string_view header, OnError on_error) {
+    const char* text = source.data();
+    const std::size_t length = source.size();
+    cl_int code = CL_SUCCESS;
+    cl_program raw =
+        created_or_null(clCreateProgramWithSource(context.get(), 1, &text, &length, &code), code);
+    if (!check(code, "clCreateProgramWithSource", on_error, [&] {
+            return header.empty() ? concat(length, " characters of source")
+                                  : concat("header \"", header, "\", ", length, " characters");
+        })) {
+        return {};
+    }
+    return Handle<cl_program>::adopt(raw);
+}
+
 // Refuses an empty source or context before a program is made of them.
 OPENCLAW_INLINE bool check_source(const Context& context, std::string_view source,
                                   OnError on_error) {
@@ -146,16 +166,11 @@ OPENCLAW_INLINE Program Program::build_for(const Context& context,
     } else {
         detail::note_missing_cache();
     }
-    const char* text = source.data();
-    const std::size_t length = source.size();
-    cl_int code = CL_SUCCESS;
-    cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
-    raw = detail::created_or_null(raw, code);
-    if (!detail::check(code, "clCreateProgramWithSource", on_error,
-                       [&] { return detail::concat(length, " characters of source"); })) {
+    detail::Handle<cl_program> handle = detail::program_of_source(context, source, {}, on_error);
+    if (!handle) {
         return {};
     }
-    auto handle = detail::Handle<cl_program>::adopt(raw);  // owned before anything can throw
+    const cl_program raw = handle.get();
     Program program(std::move(handle), detail::ProgramFlags::of(effective, devices, step));
     program.state_->devices = devices;
     if (step.failed()) {
@@ -167,8 +182,9 @@ OPENCLAW_INLINE Program Program::build_for(const Context& context,
             ids.push_back(device.get());
         }
     }
-    code = clBuildProgram(raw, static_cast<cl_uint>(ids.size()), ids.empty() ? nullptr : ids.data(),
-                          effective.str().c_str(), nullptr, nullptr);
+    const cl_int code =
+        clBuildProgram(raw, static_cast<cl_uint>(ids.size()), ids.empty() ? nullptr : ids.data(),
+                       effective.str().c_str(), nullptr, nullptr);
     if (code != CL_SUCCESS) {
         FailedBuild failed = program.failed_build();
         if (code == CL_BUILD_PROGRAM_FAILURE && added_arg_info(options, effective) &&
@@ -222,40 +238,30 @@ OPENCLAW_INLINE Program Program::compile(const Context& context, std::string_vie
     std::vector<cl_program> header_handles;
     std::vector<const char*> header_names;
     for (const Header& header : headers) {
-        const char* text = header.source.data();
-        const std::size_t length = header.source.size();
-        cl_int code = CL_SUCCESS;
-        cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
-        raw = detail::created_or_null(raw, code);
-        if (!detail::check(code, "clCreateProgramWithSource", on_error, [&] {
-                return detail::concat("header \"", header.name, "\", ", length, " characters");
-            })) {
+        detail::Handle<cl_program> made =
+            detail::program_of_source(context, header.source, header.name, on_error);
+        if (!made) {
             return {};
         }
-        header_programs.push_back(detail::Handle<cl_program>::adopt(raw));
-        header_handles.push_back(raw);
+        header_handles.push_back(made.get());
+        header_programs.push_back(std::move(made));
         header_names.push_back(header.name.c_str());
     }
-    const char* text = source.data();
-    const std::size_t length = source.size();
-    cl_int code = CL_SUCCESS;
-    cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
-    raw = detail::created_or_null(raw, code);
-    if (!detail::check(code, "clCreateProgramWithSource", on_error,
-                       [&] { return detail::concat(length, " characters of source"); })) {
+    detail::Handle<cl_program> handle = detail::program_of_source(context, source, {}, on_error);
+    if (!handle) {
         return {};
     }
-    Program program(detail::Handle<cl_program>::adopt(raw),
-                    detail::ProgramFlags::of(effective, devices, step));
+    const cl_program raw = handle.get();
+    Program program(std::move(handle), detail::ProgramFlags::of(effective, devices, step));
     program.state_->devices = devices;
     program.state_->link_input = true;
     if (step.failed()) {
         return {};
     }
-    code = clCompileProgram(raw, 0, nullptr, effective.str().c_str(),
-                            static_cast<cl_uint>(header_handles.size()),
-                            header_handles.empty() ? nullptr : header_handles.data(),
-                            header_names.empty() ? nullptr : header_names.data(), nullptr, nullptr);
+    const cl_int code = clCompileProgram(
+        raw, 0, nullptr, effective.str().c_str(), static_cast<cl_uint>(header_handles.size()),
+        header_handles.empty() ? nullptr : header_handles.data(),
+        header_names.empty() ? nullptr : header_names.data(), nullptr, nullptr);
     if (code != CL_SUCCESS) {
         program.build_failed(code, options, effective, program.failed_build(), on_error, call);
         return {};
