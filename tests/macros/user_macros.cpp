@@ -62,4 +62,6 @@ static_assert(Y == 1024, "openclaw changed the program's macro Y");
 static_assert(Z == 1025, "openclaw changed the program's macro Z");
 
 // The macros are the program's again: a use of one expands as the program wrote it.
-int user_macros_value() { return V + T; }
+int user_macros_value() {
+    return V + T;
+}

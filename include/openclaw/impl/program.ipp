@@ -87,8 +87,9 @@ OPENCLAW_INLINE Handle<cl_program> program_of_source(const Context& context,
     const char* text = source.data();
     const std::size_t length = source.size();
     cl_int code = CL_SUCCESS;
-    cl_program raw =
-        created_or_null(clCreateProgramWithSource(context.get(), 1, &text, &length, &code), code);
+    // Two statements: `code` must be read after the call has written it.
+    cl_program raw = clCreateProgramWithSource(context.get(), 1, &text, &length, &code);
+    raw = created_or_null(raw, code);
     if (!check(code, "clCreateProgramWithSource", on_error, [&] {
             return header.empty() ? concat(length, " characters of source")
                                   : concat("header \"", header, "\", ", length, " characters");
