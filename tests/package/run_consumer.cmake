@@ -76,7 +76,8 @@ if(MODE STREQUAL "pkg_config")
   endif()
   # The installed shared library, found at run time through the rpath a user would set (or
   # LD_LIBRARY_PATH, or the system's library directory).
-  run("${CXX}" -std=c++20 -Wall -Wextra -Wpedantic -Werror "-I${WORK_DIR}/generated"
+  separate_arguments(tree_flags UNIX_COMMAND "${CXX_FLAGS} ${LINK_FLAGS}")
+  run("${CXX}" -std=c++20 -Wall -Wextra -Wpedantic -Werror ${tree_flags} "-I${WORK_DIR}/generated"
       "${consumer_dir}/consumer.cpp" -o "${WORK_DIR}/consumer" ${flags}
       "-Wl,-rpath,${prefix}/${OPENCLAW_LIBDIR}")
   check_needs_shared_library("${WORK_DIR}/consumer")
@@ -103,8 +104,11 @@ if(MODE STREQUAL "pkg_config")
   return()
 endif()
 
+# The consumer is compiled as the tree that installed the library (a sanitizer build's library
+# needs the sanitizer runtime in the program too).
 set(configure_args -G "${GENERATOR}" "-DCMAKE_CXX_COMPILER=${CXX}" -DCMAKE_BUILD_TYPE=Release
-                   -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
+                   -DCMAKE_EXPORT_COMPILE_COMMANDS=ON "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+                   "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
 if(MODE STREQUAL "find_package")
   set(prefix "${WORK_DIR}/prefix")
   install_into("${prefix}")
