@@ -20,6 +20,7 @@
 #include <array>
 #include <cstddef>
 #include <initializer_list>
+#include <memory>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -797,7 +798,7 @@ inline void take(Options&, WithEvent) noexcept {}
 /// A MemoryPool among a call's options gives that call its scratch memory (returned to the pool
 /// after the call's commands, as any pool buffer); without one the queue keeps its own.
 inline void take(Options& options, MemoryPool& pool) noexcept {
-    options.pool = &pool;
+    options.pool = std::addressof(pool);  // &pool would instantiate the pool.hpp stub
 }
 inline void take(Options& options, const WaitList& wait) noexcept {
     options.wait = &wait;

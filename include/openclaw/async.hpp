@@ -24,6 +24,12 @@
 OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
+// Awaiting events is declared here: the stubs of fwd.hpp step aside.
+template <class... A>
+inline constexpr bool side_header_included<async_header, A...> = true;
+}  // namespace detail
+
+namespace detail {
 
 /// One suspended co_await: the coroutine, the events it waits for, when it suspended, and
 /// whether it has been handed to the resumer (exactly once, by a callback or by the watch).

@@ -37,27 +37,11 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// How another API hands out memory (cl_external_memory_handle_type_khr).
-enum class ExternalMemoryType : cl_uint {
-    opaque_fd = 0x2060,  ///< a POSIX file descriptor (CUDA's cuMemExportToShareableHandle, Vulkan)
-    opaque_win32 = 0x2061,      ///< a Windows NT handle
-    opaque_win32_kmt = 0x2062,  ///< a Windows global share handle
-    d3d11_texture = 0x2063,
-    d3d11_texture_kmt = 0x2064,
-    d3d12_heap = 0x2065,
-    d3d12_resource = 0x2066,
-    dma_buf = 0x2067,  ///< a Linux dma-buf file descriptor
-};
-
-/// How another API hands out a semaphore (cl_external_semaphore_handle_type_khr).
-enum class SemaphoreHandleType : cl_uint {
-    opaque_fd = 0x2055,  ///< a POSIX file descriptor (Vulkan's
-                         ///< VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT)
-    opaque_win32 = 0x2056,
-    opaque_win32_kmt = 0x2057,
-    sync_fd = 0x2058,  ///< a Linux sync file
-    d3d12_fence = 0x2059,
-};
+namespace detail {
+// Interop is declared here: the stubs of fwd.hpp step aside.
+template <class... A>
+inline constexpr bool side_header_included<external_header, A...> = true;
+}  // namespace detail
 
 /// The handle type's name ("opaque_fd"), or "unknown" for a value openclaw does not name.
 constexpr std::string_view to_string(ExternalMemoryType type) noexcept {
@@ -101,7 +85,8 @@ constexpr std::string_view to_string(SemaphoreHandleType type) noexcept {
 /// A device's universally unique identifier (CL_DEVICE_UUID_KHR): the same 16 bytes CUDA
 /// (cuDeviceGetUuid, cudaDeviceProp::uuid) and Vulkan (VkPhysicalDeviceIDProperties::deviceUUID)
 /// report for the same GPU, so it names one device across APIs.
-struct DeviceUuid {
+template <>
+struct BasicDeviceUuid<0> {
     /// The 16 bytes, in the order the driver reports them.
     std::array<unsigned char, 16> bytes{};
 
@@ -127,7 +112,8 @@ struct DeviceUuid {
 
 /// What a device can share with other APIs. Every field is probed (a query that fails is taken
 /// as "not supported", except where noted), so the answers can be trusted on any driver.
-struct ExternalCapabilities {
+template <>
+struct BasicExternalCapabilities<0> {
     /// cl_khr_external_memory on an OpenCL 3.0 platform (clCreateBufferWithProperties).
     bool memory = false;
     /// The handle types import_buffer() accepts
@@ -185,7 +171,8 @@ std::optional<Device> find_device(const DeviceUuid& uuid, OnError on_error = {})
 /// on a successful import it is the driver's (NVIDIA's closes the descriptor when the buffer is
 /// released, measured on the 580 driver), so do not close or reuse it; import `dup(fd)` to keep
 /// one. After a failed import it is still the caller's.
-struct ExternalMemory {
+template <>
+struct BasicExternalMemory<0> {
     /// What `handle` is.
     ExternalMemoryType type = ExternalMemoryType::opaque_fd;
     /// The file descriptor (opaque_fd, dma_buf) or Windows handle, as an integer.
@@ -295,7 +282,8 @@ struct SemaphoreState {
 }  // namespace detail
 
 /// How a Semaphore is made.
-struct SemaphoreOptions {
+template <>
+struct BasicSemaphoreOptions<0> {
     /// Exportable as this handle type (Semaphore::export_fd), if set.
     std::optional<SemaphoreHandleType> export_as{};
     /// The devices it is for (CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR); empty: the context's.
@@ -308,13 +296,14 @@ struct SemaphoreOptions {
 ///
 /// A binary semaphore is signalled once and waited for once: a wait that no signal will ever
 /// satisfy blocks its queue, and clFinish with it, for ever (the driver cannot tell).
-class Semaphore {
+template <>
+class BasicSemaphore<0> {
   public:
-    Semaphore() = default;
+    BasicSemaphore() = default;
 
     /// A new binary semaphore of `context` (clCreateSemaphoreWithPropertiesKHR).
-    explicit Semaphore(const Context& context, const SemaphoreOptions& options = {},
-                       OnError on_error = {});
+    explicit BasicSemaphore(const Context& context, const SemaphoreOptions& options = {},
+                            OnError on_error = {});
 
     /// A semaphore another API exported as a file descriptor (Vulkan's vkGetSemaphoreFdKHR),
     /// imported into `context` (cl_khr_external_semaphore). The descriptor goes to the driver as

@@ -36,14 +36,9 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// How a CommandGraph replays.
-enum class GraphPath : unsigned char {
-    portable,        ///< a loop over the recorded, pre-checked enqueues
-    command_buffer,  ///< one cl_khr_command_buffer enqueue
-};
-
 /// How a CommandGraph is made.
-struct GraphOptions {
+template <>
+struct BasicGraphOptions<0> {
     /// Use cl_khr_command_buffer where the device has a revision openclaw drives; false: always
     /// the portable replay (to compare the two, or to avoid a driver's command buffers).
     bool command_buffer = true;
@@ -271,20 +266,22 @@ const CommandBufferApi* find_command_buffers(const Queue& queue, std::string& wh
 /// values: changing the original's arguments later does not change the graph), and the buffers
 /// of its copies and fills are retained. A graph is used by one thread at a time; moving it is
 /// cheap, copying it is not allowed.
-class CommandGraph {
+template <>
+class BasicCommandGraph<0> {
   public:
     /// An empty graph; assign one made for a queue before use.
-    CommandGraph() = default;
+    BasicCommandGraph() = default;
     /// A graph for `queue` (in-order: commands run in the order recorded).
-    explicit CommandGraph(const Queue& queue, GraphOptions options = {}, OnError on_error = {});
+    explicit BasicCommandGraph(const Queue& queue, GraphOptions options = {},
+                               OnError on_error = {});
 
     /// Takes `other`'s recording; `other` is left empty.
-    CommandGraph(CommandGraph&& other) noexcept = default;
+    BasicCommandGraph(CommandGraph&& other) noexcept = default;
     /// Takes `other`'s recording (a self-move keeps it); `other` is left empty.
     CommandGraph& operator=(CommandGraph&& other) noexcept = default;
-    CommandGraph(const CommandGraph&) = delete;
+    BasicCommandGraph(const CommandGraph&) = delete;
     CommandGraph& operator=(const CommandGraph&) = delete;
-    ~CommandGraph() = default;
+    ~BasicCommandGraph() = default;
 
     /// Records a launch of `kernel` with the argument values it holds now; returns the handle
     /// through which GraphKernel::set_args changes them later. Checked as Queue::enqueue checks.
@@ -446,7 +443,7 @@ class GraphKernel {
     explicit operator bool() const noexcept { return kernel_ != nullptr; }
 
   private:
-    friend class CommandGraph;
+    friend CommandGraph;
     GraphKernel(std::shared_ptr<detail::GraphState> state, std::size_t index, K* kernel)
         : state_(std::move(state)), index_(index), kernel_(kernel) {}
 
@@ -481,8 +478,9 @@ class GraphKernel {
 // ---- definitions ---------------------------------------------------------------------------
 
 template <class K>
-GraphKernel<K> CommandGraph::record(const K& kernel, const NDRange* offset, const NDRange& global,
-                                    const NDRange& local, OnError on_error) {
+GraphKernel<K> BasicCommandGraph<0>::record(const K& kernel, const NDRange* offset,
+                                            const NDRange& global, const NDRange& local,
+                                            OnError on_error) {
     constexpr const char* call = "CommandGraph::enqueue";
     const detail::GraphUse use(state_.get(), call, on_error);
     if (!use) [[unlikely]] {
@@ -521,7 +519,7 @@ GraphKernel<K> CommandGraph::record(const K& kernel, const NDRange* offset, cons
 }
 
 template <detail::BufferRegion Source, detail::BufferRegion Destination>
-void CommandGraph::copy(const Source& src, const Destination& dst, OnError on_error) {
+void BasicCommandGraph<0>::copy(const Source& src, const Destination& dst, OnError on_error) {
     const auto& source = detail::region_of(src);
     const auto& destination = detail::region_of(dst);
     static_assert(std::is_same_v<typename Source::value_type, typename Destination::value_type>,
@@ -533,8 +531,8 @@ void CommandGraph::copy(const Source& src, const Destination& dst, OnError on_er
 }
 
 template <detail::BufferRegion Region>
-void CommandGraph::fill(const Region& dst, const typename Region::value_type& value,
-                        OnError on_error) {
+void BasicCommandGraph<0>::fill(const Region& dst, const typename Region::value_type& value,
+                                OnError on_error) {
     const auto& region = detail::region_of(dst);
     (void)record_fill(detail::SliceAccess::mem(region), &value, region.offset(), region.size(),
                       detail::element_of(region), on_error);

@@ -35,20 +35,17 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// A 2D image (`image2d_t` in a kernel).
-template <class Pixel, class Access = ReadWrite>
-using Image2D = Image<ImageShape::image2d, Pixel, Access>;
-/// A 3D image (`image3d_t`).
-template <class Pixel, class Access = ReadWrite>
-using Image3D = Image<ImageShape::image3d, Pixel, Access>;
-/// An array of 2D images of one size (`image2d_array_t`).
-template <class Pixel, class Access = ReadWrite>
-using Image2DArray = Image<ImageShape::image2d_array, Pixel, Access>;
+namespace detail {
+// Images are declared here: the stubs of fwd.hpp step aside.
+template <class... A>
+inline constexpr bool side_header_included<image_header, A...> = true;
+}  // namespace detail
 
 /// A box of pixels of an image: `origin` (x, y, and the slice of a 3D image or the layer of an
 /// array) and `size` in pixels (the third is 1 for a 2D image). For transfers, `row_pitch` and
 /// `slice_pitch` say how the host memory is laid out, in pixels (0: tightly packed).
-struct ImageRegion {
+template <>
+struct BasicImageRegion<0> {
     /// The first pixel: x, y, and the slice (3D) or layer (array); 0 for a 2D image.
     std::array<std::size_t, 3> origin{0, 0, 0};
     /// Width, height and depth (or layers) in pixels; the third is 1 for a 2D image.
@@ -356,7 +353,8 @@ class MappedImage {
 /// object (clRetainMemObject), destruction releases it. Use the aliases Image2D, Image3D and
 /// Image2DArray.
 template <ImageShape Shape, class Pixel, class Access>
-class Image {
+requires detail::side_header_included<detail::image_header, Pixel>
+class Image<Shape, Pixel, Access> {
     static_assert(PixelFormat<Pixel>,
                   "Image<Pixel>: Pixel must be a pixel format (openclaw::pixel::rgba8, ...: a "
                   "struct with order, type, name and a trivially copyable host_type)");

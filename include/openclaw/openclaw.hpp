@@ -21,6 +21,7 @@
 #include <openclaw/mapping.hpp>
 #include <openclaw/ndrange.hpp>
 #include <openclaw/params.hpp>
+#include <openclaw/pixel.hpp>
 #include <openclaw/platform.hpp>
 #include <openclaw/program.hpp>
 #include <openclaw/queue.hpp>

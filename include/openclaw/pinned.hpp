@@ -24,6 +24,12 @@
 OPENCLAW_BEGIN_NAMESPACE
 
 namespace detail {
+// PinnedBuffer is declared here: the stubs of fwd.hpp step aside.
+template <class... A>
+inline constexpr bool side_header_included<pinned_header, A...> = true;
+}  // namespace detail
+
+namespace detail {
 
 /// The untyped part of a PinnedBuffer: the mapped buffer, the queue that unmaps it, and the
 /// events of the asynchronous transfers still using it.
@@ -78,7 +84,8 @@ class PinnedMemory {
 /// mapped), which transfers at the DMA rate and is the only memory asynchronous transfers
 /// accept. Move-only; its destructor waits for the transfers still using it, then unmaps.
 template <class T>
-class PinnedBuffer {
+requires detail::side_header_included<detail::pinned_header, T>
+class PinnedBuffer<T> {
     static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>,
                   "PinnedBuffer<T>: T must be trivially copyable and not const");
 

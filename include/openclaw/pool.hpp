@@ -29,28 +29,10 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// When a MemoryPool hands returned memory out again. Either way, memory that the driver or
-/// openclaw still references (a kernel bound to it, a graph, a sub-buffer) waits until that
-/// reference goes.
-enum class PoolReuse {
-    /// Once the commands enqueued on the pool's queue before its return have completed (a marker
-    /// event after the returns): the next buffer over that memory may be used anywhere, on other
-    /// queues and by the host, as a new buffer can.
-    after_completion,
-    /// At once, for the commands enqueued after it on the pool's queue, which must be in order:
-    /// those run after the commands of the memory's previous lease (CUDA's stream-ordered reuse,
-    /// cudaFreeAsync then cudaMallocAsync on one stream). No marker, no wait, and a loop that
-    /// runs ahead of the device holds one buffer per size instead of every one in flight. The
-    /// contract: the pool's buffers are used by commands of the pool's queue only, or of another
-    /// queue only after it has waited for the pool's queue (an event of it) since the buffer was
-    /// allocated; otherwise the other queue may run while the previous lease's commands still
-    /// use the memory.
-    queue_order,
-};
-
 /// How a MemoryPool holds memory: when it hands returned memory out again (PoolReuse) and how
 /// much it may hold.
-struct PoolOptions {
+template <>
+struct BasicPoolOptions<0> {
     /// The most bytes the pool holds (0: no limit). An allocation past it waits for the oldest
     /// returned memory's commands (the queue keeps running) and releases idle buffers of other
     /// sizes before it fails. It bounds what a host that runs ahead of the device holds.
@@ -60,7 +42,8 @@ struct PoolOptions {
 };
 
 /// What a MemoryPool holds, in bytes of its memory objects (sizes are rounded up to classes).
-struct PoolStats {
+template <>
+struct BasicPoolStats<0> {
     std::size_t bytes_held = 0;       ///< every memory object the pool holds
     std::size_t bytes_in_use = 0;     ///< handed out and not returned
     std::size_t bytes_pending = 0;    ///< returned, waiting for their commands or references
@@ -158,14 +141,15 @@ std::size_t pool_class(std::size_t bytes) noexcept;
 ///
 /// Thread-safe: allocate() may be called from several threads, and buffers may go in any
 /// thread. A buffer may outlive its pool (its memory is then released when it goes).
-class MemoryPool {
+template <>
+class BasicMemoryPool<0> {
   public:
     /// An empty pool; assign one made for a queue before use.
-    MemoryPool() = default;
+    BasicMemoryPool() = default;
     /// A pool for `queue`'s context and device.
-    explicit MemoryPool(const Queue& queue, PoolOptions options = {}, OnError on_error = {});
+    explicit BasicMemoryPool(const Queue& queue, PoolOptions options = {}, OnError on_error = {});
     /// Takes `other`'s memory; `other` is left empty.
-    MemoryPool(MemoryPool&& other) noexcept = default;
+    BasicMemoryPool(MemoryPool&& other) noexcept = default;
     /// Releases this pool's idle memory and takes `other`'s; `other` is left empty.
     MemoryPool& operator=(MemoryPool&& other) noexcept {
         if (this != &other) {
@@ -174,10 +158,10 @@ class MemoryPool {
         }
         return *this;
     }
-    MemoryPool(const MemoryPool&) = delete;
+    BasicMemoryPool(const MemoryPool&) = delete;
     MemoryPool& operator=(const MemoryPool&) = delete;
     /// Releases the idle memory; memory still handed out is released when its buffers go.
-    ~MemoryPool() { close(); }
+    ~BasicMemoryPool() { close(); }
 
     /// A buffer of `count` elements from the pool (recycled memory of the same size class when
     /// there is some, else a new memory object of that class). Empty after a failure.

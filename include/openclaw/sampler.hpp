@@ -20,31 +20,18 @@ OPENCLAW_BEGIN_NAMESPACE
 /// `sampler_t`: accepts a Sampler.
 struct SamplerParam {};
 
-/// How a sampler treats coordinates outside the image.
-enum class AddressMode : cl_addressing_mode {
-    none = CL_ADDRESS_NONE,
-    clamp_to_edge = CL_ADDRESS_CLAMP_TO_EDGE,
-    clamp = CL_ADDRESS_CLAMP,                      // outside: the border colour
-    repeat = CL_ADDRESS_REPEAT,                    // needs normalized coordinates
-    mirrored_repeat = CL_ADDRESS_MIRRORED_REPEAT,  // needs normalized coordinates
-};
-/// How a sampler picks the value between pixel centres.
-enum class FilterMode : cl_filter_mode {
-    nearest = CL_FILTER_NEAREST,
-    linear = CL_FILTER_LINEAR,
-};
-
 /// A sampler object (`sampler_t` kernel parameter): coordinate normalization, addressing and
 /// filtering, for read_imagef(image, sampler, coord).
-class Sampler {
+template <>
+class BasicSampler<0> {
   public:
     /// An empty sampler; assign a real one before use.
-    Sampler() = default;
+    BasicSampler() = default;
 
     /// A sampler of `context`: normalized coordinates in [0, 1) or pixel coordinates, what
     /// coordinates outside the image read, and the filter.
-    Sampler(const Context& context, bool normalized_coords, AddressMode addressing,
-            FilterMode filter, OnError on_error = {})
+    BasicSampler(const Context& context, bool normalized_coords, AddressMode addressing,
+                 FilterMode filter, OnError on_error = {})
         : handle_(create(context, normalized_coords, addressing, filter, on_error)) {
         if (handle_) {
             context_ = context.get();
@@ -88,7 +75,7 @@ class Sampler {
     explicit operator bool() const noexcept { return static_cast<bool>(handle_); }
 
   private:
-    Sampler(detail::Handle<cl_sampler> handle, OnError on_error);
+    BasicSampler(detail::Handle<cl_sampler> handle, OnError on_error);
 
     static detail::Handle<cl_sampler> create(const Context& context, bool normalized,
                                              AddressMode addressing, FilterMode filter,

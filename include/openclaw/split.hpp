@@ -17,8 +17,15 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
+namespace detail {
+// split() is declared here: the stubs of fwd.hpp step aside.
+template <class... A>
+inline constexpr bool side_header_included<split_header, A...> = true;
+}  // namespace detail
+
 /// A part of an index range: elements [offset, offset + count).
-struct Slice {
+template <>
+struct BasicSlice<0> {
     /// The first index of the slice.
     std::size_t offset = 0;
     /// The number of indices in the slice.

@@ -25,13 +25,11 @@
 
 OPENCLAW_BEGIN_NAMESPACE
 
-/// The finest kind of shared virtual memory a device supports.
-enum class SvmLevel {
-    none,               ///< no SVM (OpenCL 1.x, or a 3.0 device without it)
-    coarse_grain,       ///< SVM buffers; the host maps them before touching them
-    fine_grain_buffer,  ///< SVM buffers the host may touch without mapping
-    fine_grain_system,  ///< any host memory (malloc) is shared
-};
+namespace detail {
+// SVM is declared here: the stubs of fwd.hpp step aside.
+template <class... A>
+inline constexpr bool side_header_included<svm_header, A...> = true;
+}  // namespace detail
 
 /// A readable name of the level, e.g. "coarse-grain buffer".
 constexpr std::string_view to_string(SvmLevel level) noexcept {
@@ -51,7 +49,8 @@ constexpr std::string_view to_string(SvmLevel level) noexcept {
 /// A pointer marked as shared virtual memory, for an `In/Out/InOut/Constant<T>` kernel parameter.
 /// A pointer to const fits only parameters the kernel reads.
 template <class T>
-struct SvmPointer {
+requires detail::side_header_included<detail::svm_header, T>
+struct SvmPointer<T> {
     /// The shared pointer passed to clSetKernelArgSVMPointer.
     T* pointer = nullptr;
 };
@@ -67,7 +66,8 @@ constexpr SvmPointer<T> svm(T* pointer) noexcept {
 /// std::span's type cannot say that its memory is SVM; this one's does. A view, like std::span:
 /// the memory stays its owner's.
 template <class T>
-class SvmSpan {
+requires detail::side_header_included<detail::svm_header, T>
+class SvmSpan<T> {
   public:
     /// The element type.
     using element_type = T;
@@ -170,7 +170,8 @@ inline SvmLevel svm_level(const Device& device, OnError on_error = {}) {
 /// are left uninitialized (no host write), so a coarse-grain vector can be sized before it is
 /// mapped; fill it inside an SvmMapping, or on the device.
 template <class T>
-class SvmAllocator {
+requires detail::side_header_included<detail::svm_header, T>
+class SvmAllocator<T> {
   public:
     /// The element type.
     using value_type = T;
@@ -256,7 +257,8 @@ class SvmAllocator {
 /// map_discard, map_read_write; blocking) and unmapped when destroyed or by unmap().
 /// Movable, not copyable. Errors of the destructor's unmap reach the error hook.
 template <class T>
-class SvmMapping {
+requires detail::side_header_included<detail::svm_header, T>
+class SvmMapping<T> {
   public:
     /// An empty view (nothing mapped).
     SvmMapping() = default;

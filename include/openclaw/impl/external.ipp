@@ -414,8 +414,8 @@ OPENCLAW_INLINE std::shared_ptr<detail::SemaphoreState> Semaphore::create(
     return state;
 }
 
-OPENCLAW_INLINE Semaphore::Semaphore(const Context& context, const SemaphoreOptions& options,
-                                     OnError on_error) {
+OPENCLAW_INLINE Semaphore::BasicSemaphore(const Context& context, const SemaphoreOptions& options,
+                                          OnError on_error) {
     using detail::ExternalApi;
     constexpr const char* call = "Semaphore";
     std::vector<cl_ulong> properties{ExternalApi::semaphore_type, ExternalApi::semaphore_binary};

@@ -148,8 +148,8 @@ OPENCLAW_INLINE void CommandGraph::add(std::unique_ptr<detail::RecordedCommand> 
     state_->stale = true;
 }
 
-OPENCLAW_INLINE CommandGraph::CommandGraph(const Queue& queue, GraphOptions options,
-                                           OnError on_error) {
+OPENCLAW_INLINE CommandGraph::BasicCommandGraph(const Queue& queue, GraphOptions options,
+                                                OnError on_error) {
     constexpr const char* call = "CommandGraph";
     if (!queue) {
         detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, call, "queue");

@@ -185,7 +185,8 @@ OPENCLAW_INLINE std::size_t pool_class(std::size_t bytes) noexcept {
 
 }  // namespace detail
 
-OPENCLAW_INLINE MemoryPool::MemoryPool(const Queue& queue, PoolOptions options, OnError on_error) {
+OPENCLAW_INLINE MemoryPool::BasicMemoryPool(const Queue& queue, PoolOptions options,
+                                            OnError on_error) {
     if (!queue) {
         detail::refuse_empty(on_error, CL_INVALID_COMMAND_QUEUE, "MemoryPool", "queue");
         return;

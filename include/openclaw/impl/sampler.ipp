@@ -40,7 +40,7 @@ OPENCLAW_INLINE std::vector<Device> image_devices(cl_context context, const char
 
 }  // namespace detail
 
-OPENCLAW_INLINE Sampler::Sampler(detail::Handle<cl_sampler> handle, OnError on_error)
+OPENCLAW_INLINE Sampler::BasicSampler(detail::Handle<cl_sampler> handle, OnError on_error)
     : handle_(std::move(handle)) {
     if (handle_) {
         detail::Relay step(on_error);

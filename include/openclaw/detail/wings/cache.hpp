@@ -179,13 +179,14 @@ inline constexpr std::string_view cache_magic = "OPENCLAW-BINARIES-1\n";
 /// the environment turns it on (see docs/programs.md). Reading and writing never make a build fail:
 /// an entry that cannot be read or written is a miss, and an entry that is corrupt, of another
 /// format, or refused by the driver is ignored and replaced by the next successful build.
-class BinaryCache {
+template <>
+class BasicBinaryCache<0> {
   public:
     /// A cache that is off: nothing is read or written.
-    BinaryCache() = default;
+    BasicBinaryCache() = default;
 
     /// Entries in `directory` (made when the first entry is written).
-    explicit BinaryCache(std::filesystem::path directory)
+    explicit BasicBinaryCache(std::filesystem::path directory)
         : state_(std::make_shared<State>(std::move(directory))) {}
 
     /// Where the cache lives unless told otherwise: OPENCLAW_CACHE_DIR, $XDG_CACHE_HOME/openclaw,
